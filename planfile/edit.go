@@ -1,0 +1,200 @@
+package planfile
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrUnchanged is returned by SetStatus when the task already has the wanted status: there is
+// nothing to write.
+var ErrUnchanged = errors.New("status unchanged")
+
+// SetStatus returns src with task n's (1-based) status set to st. Only the bytes of that one
+// attribute value change; a task without a status attribute gets ` status="st"` after its last
+// attribute; an unquoted value is rewritten with quotes. The result is scanned again and refused
+// unless that status is the only thing that changed. ErrUnchanged when it already has st.
+func SetStatus(src []byte, n int, st Status) ([]byte, error) {
+	if _, ok := ParseStatus(string(st)); !ok {
+		return nil, fmt.Errorf("unknown status %q (want %s)", st, AllowedStatuses)
+	}
+	p := Scan(src)
+	if n < 1 || n > len(p.Tasks) {
+		return nil, fmt.Errorf("no task %d: the session has %s", n, plural(len(p.Tasks), "task"))
+	}
+	t := &p.Tasks[n-1]
+	var status []Attr
+	for _, a := range t.Attrs {
+		if a.Name == "status" {
+			status = append(status, a)
+		}
+	}
+	var at, end int
+	var repl string
+	switch len(status) {
+	case 0:
+		at, end = insertAt(t), insertAt(t)
+		repl = " status=" + string(quoteOf(t)) + string(st) + string(quoteOf(t))
+	case 1:
+		a := status[0]
+		if a.Value == string(st) && a.Quote != 0 {
+			return nil, ErrUnchanged
+		}
+		if a.Quote != 0 {
+			at, end, repl = a.Val.Start, a.Val.End, string(st)
+		} else {
+			at, end, repl = a.Span.Start, a.Span.End, `status="`+string(st)+`"`
+		}
+	default:
+		return nil, &LineError{Line: t.Line, Err: fmt.Errorf("task %d has %d status attributes; remove all but one by hand", n, len(status))}
+	}
+	out := splice(src, at, end, repl)
+	if err := verifyEdit(p, Scan(out), map[int]Status{n: st}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// InjectStatuses returns src with status="pending" added to every task start tag that has no
+// status attribute, wherever its other attributes stand. Tasks that have one are left alone.
+func InjectStatuses(src []byte) ([]byte, error) {
+	p := Scan(src)
+	want := map[int]Status{}
+	out := make([]byte, 0, len(src)+len(p.Tasks)*len(` status="pending"`))
+	last := 0
+	for i := range p.Tasks {
+		t := &p.Tasks[i]
+		if _, ok := t.Status(); ok {
+			continue
+		}
+		at := insertAt(t)
+		q := string(quoteOf(t))
+		out = append(out, src[last:at]...)
+		out = append(out, " status="+q+string(Pending)+q...)
+		last = at
+		want[t.Number] = Pending
+	}
+	out = append(out, src[last:]...)
+	if err := verifyEdit(p, Scan(out), want); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Bootstrap builds a new session file for user from the bytes of the plan at planPath (relative
+// to the project root, with '/'): the three header comments, a blank line, then the plan with
+// status="pending" injected. The header uses the plan's own line ending, and a byte order mark
+// moves to the very start of the file.
+func Bootstrap(plan []byte, user, planPath string, started time.Time) ([]byte, error) {
+	if !validPlanPath(planPath) {
+		return nil, fmt.Errorf("plan path %q cannot be written into a header comment", planPath)
+	}
+	body, err := InjectStatuses(plan)
+	if err != nil {
+		return nil, err
+	}
+	p := Scan(body)
+	if len(p.Tasks) == 0 {
+		return nil, errors.New("no <task> elements inside <tasks>: nothing to track")
+	}
+	nl := eol(plan)
+	var out []byte
+	if len(body) >= 3 && string(body[:3]) == string(bom) {
+		out = append(out, bom...)
+		body = body[3:]
+	}
+	out = fmt.Appendf(out, "<!-- Session progress for %s -->%s<!-- Plan: %s -->%s<!-- Started: %s -->%s%s",
+		user, nl, planPath, nl, started.UTC().Format(TimeLayout), nl, nl)
+	return append(out, body...), nil
+}
+
+// insertAt is where a new attribute goes: right after the task's last attribute, or after the
+// element name when it has none.
+func insertAt(t *Task) int {
+	if len(t.Attrs) > 0 {
+		return t.Attrs[len(t.Attrs)-1].Span.End
+	}
+	return t.Tag.Start + len("<task")
+}
+
+// quoteOf picks the quote character the tag already uses.
+func quoteOf(t *Task) byte {
+	for i := len(t.Attrs) - 1; i >= 0; i-- {
+		if q := t.Attrs[i].Quote; q != 0 {
+			return q
+		}
+	}
+	return '"'
+}
+
+func splice(src []byte, at, end int, repl string) []byte {
+	out := make([]byte, 0, len(src)-(end-at)+len(repl))
+	out = append(out, src[:at]...)
+	out = append(out, repl...)
+	return append(out, src[end:]...)
+}
+
+// verifyEdit checks that after differs from before only in the statuses of the tasks in want:
+// same tasks, same attributes, same children, same header.
+func verifyEdit(before, after *Plan, want map[int]Status) error {
+	refuse := func(format string, args ...any) error {
+		return fmt.Errorf("refusing to write: the edit would change more than task statuses (%s)", fmt.Sprintf(format, args...))
+	}
+	if before.Header != after.Header {
+		return refuse("header")
+	}
+	if len(before.Tasks) != len(after.Tasks) || len(before.Blocks) != len(after.Blocks) {
+		return refuse("task count %d became %d", len(before.Tasks), len(after.Tasks))
+	}
+	for i := range before.Tasks {
+		b, a := &before.Tasks[i], &after.Tasks[i]
+		st, changing := want[b.Number]
+		if len(b.Children) != len(a.Children) {
+			return refuse("task %d children", b.Number)
+		}
+		for j := range b.Children {
+			if b.Children[j].Name != a.Children[j].Name || b.Children[j].Text != a.Children[j].Text {
+				return refuse("task %d <%s>", b.Number, b.Children[j].Name)
+			}
+		}
+		if !sameAttrsExceptStatus(b.Attrs, a.Attrs) {
+			return refuse("task %d attributes", b.Number)
+		}
+		got, _ := a.Status()
+		old, _ := b.Status()
+		if changing && got != string(st) || !changing && got != old {
+			return refuse("task %d status %q", b.Number, got)
+		}
+	}
+	return nil
+}
+
+func sameAttrsExceptStatus(a, b []Attr) bool {
+	var x, y []Attr
+	for _, v := range a {
+		if v.Name != "status" {
+			x = append(x, v)
+		}
+	}
+	for _, v := range b {
+		if v.Name != "status" {
+			y = append(y, v)
+		}
+	}
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Name != y[i].Name || x[i].Value != y[i].Value {
+			return false
+		}
+	}
+	return true
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

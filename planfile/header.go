@@ -1,0 +1,74 @@
+package planfile
+
+import (
+	"bytes"
+	"strings"
+	"time"
+)
+
+// Header is what the comment lines at the top of a session file say.
+type Header struct {
+	User        string // "<!-- Session progress for USER -->"
+	Plan        string // "<!-- Plan: PATH -->", the plan path relative to the project root
+	PlanLine    int    // 1-based line of the Plan comment, 0 when there is none
+	Started     string // "<!-- Started: TIME -->", as written
+	StartedLine int
+}
+
+// TimeLayout is the layout of the Started header: UTC, to the second, as `date -u +%FT%TZ`.
+const TimeLayout = "2006-01-02T15:04:05Z"
+
+var bom = []byte("\xef\xbb\xbf")
+
+// parseHeader reads the header comments: the first of each kind on a line of its own, leading
+// whitespace allowed (a heredoc may have indented them), before the first <tasks> line.
+func parseHeader(src []byte) Header {
+	var h Header
+	src = bytes.TrimPrefix(src, bom)
+	line := 0
+	for len(src) > 0 {
+		line++
+		var l []byte
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			l, src = src[:i], src[i+1:]
+		} else {
+			l, src = src, nil
+		}
+		t := bytes.TrimSpace(l)
+		if hasTag(t, "tasks") {
+			break
+		}
+		if len(t) < len("<!---->") || !bytes.HasPrefix(t, []byte("<!--")) || !bytes.HasSuffix(t, []byte("-->")) {
+			continue
+		}
+		body := strings.TrimSpace(string(t[4 : len(t)-3]))
+		switch {
+		case h.PlanLine == 0 && strings.HasPrefix(body, "Plan:"):
+			h.Plan = strings.TrimSpace(body[len("Plan:"):])
+			h.PlanLine = line
+		case h.StartedLine == 0 && strings.HasPrefix(body, "Started:"):
+			h.Started = strings.TrimSpace(body[len("Started:"):])
+			h.StartedLine = line
+		case h.User == "" && strings.HasPrefix(body, "Session progress for "):
+			h.User = strings.TrimSpace(body[len("Session progress for "):])
+		}
+	}
+	return h
+}
+
+// StartedTime parses the Started header; ok is false when it is missing or malformed.
+func (h Header) StartedTime() (time.Time, bool) {
+	t, err := time.Parse(TimeLayout, h.Started)
+	if err != nil {
+		t, err = time.Parse(time.RFC3339, h.Started)
+	}
+	return t, err == nil
+}
+
+// eol is the line ending src uses: "\r\n" if its first line ends so, else "\n".
+func eol(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}

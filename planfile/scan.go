@@ -1,0 +1,594 @@
+// Package planfile reads and edits GSD plan files (NN-MM-PLAN.md) and the per-user session files
+// copied from them (.planning/sessions/<user>/current-plan.md).
+//
+// Most real plans are not well-formed XML (bare '&', "a < b", Map<K, V>, JSX, code fences inside
+// <action>), so no XML parser can read one whole. A tolerant scanner walks the bytes once and
+// records byte spans: the <tasks> block, each <task> start tag and its attributes, each child
+// element and its raw text, skipping fenced code, inline code and HTML comments. Each start tag,
+// which is XML, is then handed to etree for its attribute values. Edits splice bytes at the
+// recorded spans and never re-serialise anything, so every byte not being changed stays as it was.
+package planfile
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// Span is a half-open byte range [Start, End) of the scanned source.
+type Span struct{ Start, End int }
+
+// Attr is one attribute of a <task> start tag, as written.
+type Attr struct {
+	Name  string
+	Value string // the raw value between the quotes, not entity-decoded
+	Quote byte   // '"', '\'' or 0 when unquoted
+	Span  Span   // the whole attribute, name to closing quote
+	Val   Span   // the value only, without quotes
+}
+
+// Child is one element directly inside a <task>, such as <name> or <action>.
+type Child struct {
+	Name string
+	Text string // raw text between the tags, as written
+	Line int    // line of the start tag, 1-based
+	Span Span   // start of the start tag to end of the end tag
+}
+
+// Task is one <task> element of the <tasks> block.
+type Task struct {
+	Number   int    // 1-based position among the plan's tasks
+	Line     int    // line of the start tag, 1-based
+	Tag      Span   // the start tag, '<' through '>'
+	Span     Span   // the whole element, start tag through </task> (or to where it was cut off)
+	Attrs    []Attr // in source order
+	Children []Child
+	Closed   bool // a matching </task> was found
+}
+
+// Attr returns the first attribute called name.
+func (t *Task) Attr(name string) (Attr, bool) {
+	for _, a := range t.Attrs {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Attr{}, false
+}
+
+// Type is the task's type attribute ("auto", "checkpoint:human-verify", ...), "" if absent.
+func (t *Task) Type() string {
+	a, _ := t.Attr("type")
+	return a.Value
+}
+
+// Status is the raw status attribute value and whether the attribute is present.
+func (t *Task) Status() (string, bool) {
+	a, ok := t.Attr("status")
+	return a.Value, ok
+}
+
+// Child returns the first child element called name.
+func (t *Task) Child(name string) (Child, bool) {
+	for _, c := range t.Children {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Child{}, false
+}
+
+// Name is a readable label for the task: its <name> (or <title>) text, or, for tasks without one
+// such as checkpoints, the type and the first line of the first child.
+func (t *Task) Name() string {
+	for _, n := range []string{"name", "title"} {
+		if c, ok := t.Child(n); ok {
+			if s := oneLine(c.Text); s != "" {
+				return s
+			}
+		}
+	}
+	if a, ok := t.Attr("name"); ok && strings.TrimSpace(a.Value) != "" {
+		return oneLine(a.Value)
+	}
+	if a, ok := t.Attr("title"); ok && strings.TrimSpace(a.Value) != "" {
+		return oneLine(a.Value)
+	}
+	label := t.Type()
+	if label == "" {
+		label = "task"
+	}
+	for _, c := range t.Children {
+		if s := oneLine(c.Text); s != "" {
+			return label + ": " + truncate(s, 72)
+		}
+	}
+	return fmt.Sprintf("%s %d", label, t.Number)
+}
+
+// Problem is something wrong with the file that the scanner noticed and stepped over.
+type Problem struct {
+	Line    int
+	Message string
+}
+
+// Plan is the result of scanning a plan or session file.
+type Plan struct {
+	Src      []byte
+	Header   Header
+	Tasks    []Task
+	Blocks   []Span // each <tasks> ... </tasks> block
+	Problems []Problem
+
+	lines []int // byte offset of the start of each line
+}
+
+// Line returns the 1-based line number of byte offset off.
+func (p *Plan) Line(off int) int {
+	lo, hi := 0, len(p.lines)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if p.lines[m] <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Scan reads src, tolerating anything: it never fails and never panics. What it could not make
+// sense of is listed in Problems.
+func Scan(src []byte) *Plan {
+	p := &Plan{Src: src}
+	p.lines = append(p.lines, 0)
+	for i, c := range src {
+		if c == '\n' {
+			p.lines = append(p.lines, i+1)
+		}
+	}
+	p.Header = parseHeader(src)
+	s := scanner{src: src, p: p}
+	s.run()
+	return p
+}
+
+// scanner walks the source line by line outside tasks, and tag by tag inside them.
+type scanner struct {
+	src []byte
+	p   *Plan
+	pos int
+}
+
+func (s *scanner) problem(off int, format string, args ...any) {
+	s.p.Problems = append(s.p.Problems, Problem{Line: s.p.Line(off), Message: fmt.Sprintf(format, args...)})
+}
+
+// run finds <tasks> blocks: a "<tasks>" at the start of a line (after indentation), outside
+// fenced code and comments.
+func (s *scanner) run() {
+	for s.pos < len(s.src) {
+		lineStart := s.pos
+		lineEnd := lineEndAt(s.src, lineStart)
+		trimmed := bytes.TrimLeft(s.src[lineStart:lineEnd], " \t")
+		at := lineStart + (lineEnd - lineStart - len(trimmed))
+		switch {
+		case len(trimmed) > 0 && (trimmed[0] == '`' || trimmed[0] == '~'):
+			if end, ok := skipFence(s.src, at); ok {
+				s.pos = end
+				continue
+			}
+		case bytes.HasPrefix(trimmed, []byte("<!--")):
+			end := bytes.Index(s.src[at+4:], []byte("-->"))
+			if end < 0 {
+				return // an unclosed comment hides the rest of the file, as it would from a browser
+			}
+			s.pos = at + 4 + end + 3
+			continue
+		case hasTag(trimmed, "tasks"):
+			s.pos = at + tagLen(trimmed)
+			s.tasksBlock(at)
+			continue
+		}
+		s.pos = nextLine(s.src, lineEnd)
+	}
+}
+
+// tasksBlock scans the inside of a <tasks> block from s.pos until </tasks>.
+func (s *scanner) tasksBlock(start int) {
+	for {
+		off, kind := s.nextMarkup(s.pos, "task", "tasks")
+		switch kind {
+		case markEOF:
+			s.problem(start, "<tasks> is never closed")
+			s.p.Blocks = append(s.p.Blocks, Span{start, len(s.src)})
+			s.pos = len(s.src)
+			return
+		case markClose:
+			s.pos = off + len("</tasks>")
+			s.p.Blocks = append(s.p.Blocks, Span{start, s.pos})
+			return
+		case markOpen:
+			s.task(off)
+		case markOther:
+			s.pos = off + 1
+		}
+	}
+}
+
+// task scans one <task> element whose '<' is at off.
+func (s *scanner) task(off int) {
+	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off)}
+	end, attrs, selfClosing, ok := parseStartTag(s.src, off, len("<task"))
+	if !ok {
+		s.problem(off, "task %d: start tag is never closed with '>'", t.Number)
+		s.pos = len(s.src)
+		return
+	}
+	t.Tag = Span{off, end}
+	t.Attrs = attrs
+	s.pos = end
+	if selfClosing {
+		t.Closed = true
+		t.Span = t.Tag
+		s.p.Tasks = append(s.p.Tasks, t)
+		return
+	}
+	for {
+		at, kind := s.nextMarkup(s.pos, "", "task")
+		switch kind {
+		case markEOF:
+			s.problem(off, "task %d: <task> is never closed", t.Number)
+			t.Span = Span{off, len(s.src)}
+			s.pos = len(s.src)
+			s.p.Tasks = append(s.p.Tasks, t)
+			return
+		case markClose:
+			t.Closed = true
+			s.pos = at + len("</task>")
+			t.Span = Span{off, s.pos}
+			s.p.Tasks = append(s.p.Tasks, t)
+			return
+		case markOpen, markOther:
+			name := tagName(s.src[at+1:])
+			switch name {
+			case "task", "/tasks":
+				// A new task, or the end of the block, before </task>: this one ends here.
+				s.problem(off, "task %d: <task> is not closed before line %d", t.Number, s.p.Line(at))
+				t.Span = Span{off, at}
+				s.p.Tasks = append(s.p.Tasks, t)
+				s.pos = at // tasksBlock picks up from the tag that cut this task short
+				return
+			case "", "tasks":
+				s.pos = at + 1
+				continue
+			}
+			if name[0] == '/' { // a stray end tag
+				s.pos = at + 1
+				continue
+			}
+			s.child(&t, at, name)
+		}
+	}
+}
+
+// child records the element <name ...>...</name> starting at off, a direct child of t.
+func (s *scanner) child(t *Task, off int, name string) {
+	end, _, selfClosing, ok := parseStartTag(s.src, off, 1+len(name))
+	if !ok {
+		s.pos = off + 1
+		return
+	}
+	c := Child{Name: name, Line: s.p.Line(off)}
+	if selfClosing {
+		c.Span = Span{off, end}
+		t.Children = append(t.Children, c)
+		s.pos = end
+		return
+	}
+	closeAt, found := s.findClose(end, name)
+	if !found {
+		// Not an element after all (a bare "<div>" in prose, say): step over the '<'.
+		s.pos = off + 1
+		return
+	}
+	c.Text = string(s.src[end:closeAt])
+	s.pos = closeAt + len("</") + len(name) + 1
+	c.Span = Span{off, s.pos}
+	t.Children = append(t.Children, c)
+}
+
+// findClose finds "</name>" from off, outside code and comments, stopping at </task>.
+func (s *scanner) findClose(off int, name string) (int, bool) {
+	for {
+		at, kind := s.nextMarkup(off, "", "")
+		if kind == markEOF {
+			return 0, false
+		}
+		rest := s.src[at:]
+		if bytes.HasPrefix(rest, []byte("</")) {
+			n := tagName(rest[2:])
+			if n == name && closesAt(rest, 2+len(n)) {
+				return at, true
+			}
+			if n == "task" || n == "tasks" {
+				return 0, false
+			}
+		}
+		off = at + 1
+	}
+}
+
+type markKind int
+
+const (
+	markEOF   markKind = iota
+	markOpen           // a start tag of the wanted element
+	markClose          // the end tag of the enclosing element
+	markOther          // some other '<'
+)
+
+// nextMarkup finds the next '<' at or after off that is not inside fenced code, inline code or
+// an HTML comment, and classifies it: a start tag of open ("" for none), an end tag of close.
+func (s *scanner) nextMarkup(off int, open, close string) (int, markKind) {
+	src := s.src
+	for off < len(src) {
+		c := src[off]
+		switch {
+		case c == '`':
+			if isLineStart(src, off) {
+				if end, ok := skipFence(src, off); ok {
+					off = end
+					continue
+				}
+			}
+			off = skipInlineCode(src, off)
+			continue
+		case c == '~' && isLineStart(src, off):
+			if end, ok := skipFence(src, off); ok {
+				off = end
+				continue
+			}
+		case c == '<':
+			rest := src[off:]
+			if bytes.HasPrefix(rest, []byte("<!--")) {
+				end := bytes.Index(rest[4:], []byte("-->"))
+				if end < 0 {
+					return len(src), markEOF
+				}
+				off += 4 + end + 3
+				continue
+			}
+			if close != "" && bytes.HasPrefix(rest, []byte("</"+close)) && closesAt(rest, 2+len(close)) {
+				return off, markClose
+			}
+			if open != "" && hasTag(rest, open) {
+				return off, markOpen
+			}
+			return off, markOther
+		}
+		off++
+	}
+	return len(src), markEOF
+}
+
+// hasTag reports whether b starts with a start tag "<name" followed by whitespace, '>' or '/'.
+func hasTag(b []byte, name string) bool {
+	if len(b) < len(name)+2 || b[0] != '<' || string(b[1:1+len(name)]) != name {
+		return false
+	}
+	switch b[1+len(name)] {
+	case ' ', '\t', '\n', '\r', '>', '/':
+		return true
+	}
+	return false
+}
+
+// closesAt reports whether an end tag name ending at b[n] is followed by optional space and '>'.
+func closesAt(b []byte, n int) bool {
+	for n < len(b) && (b[n] == ' ' || b[n] == '\t') {
+		n++
+	}
+	return n < len(b) && b[n] == '>'
+}
+
+// tagLen is the length of a start tag at the start of b, or 1 if it does not end on this line.
+func tagLen(b []byte) int {
+	if i := bytes.IndexByte(b, '>'); i >= 0 {
+		return i + 1
+	}
+	return 1
+}
+
+// tagName reads an XML-ish element name at the start of b ("/name" for end tags); "" if none.
+func tagName(b []byte) string {
+	i := 0
+	if i < len(b) && b[i] == '/' {
+		i++
+	}
+	start := i
+	for i < len(b) {
+		c := b[i]
+		if c == '_' || c == '-' || c == ':' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (i > start && c >= '0' && c <= '9') {
+			i++
+			continue
+		}
+		break
+	}
+	if i == start {
+		return ""
+	}
+	if c := b[start]; c == '-' || c == '.' || c == ':' {
+		return ""
+	}
+	return string(b[:i])
+}
+
+// parseStartTag parses the attributes of the start tag at src[off:], whose name takes the first
+// nameLen bytes (including '<'). Quoted values may contain '>' and newlines. It returns the offset
+// just past '>', and ok=false when the tag never ends.
+func parseStartTag(src []byte, off, nameLen int) (end int, attrs []Attr, selfClosing, ok bool) {
+	i := off + nameLen
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '>':
+			return i + 1, attrs, false, true
+		case c == '/' && i+1 < len(src) && src[i+1] == '>':
+			return i + 2, attrs, true, true
+		case c == '<':
+			return 0, nil, false, false // a new tag begins: this one was never closed
+		default:
+			a := Attr{Span: Span{Start: i}}
+			j := i
+			for j < len(src) && !isSpace(src[j]) && src[j] != '=' && src[j] != '>' && src[j] != '<' && !(src[j] == '/' && j+1 < len(src) && src[j+1] == '>') {
+				j++
+			}
+			if j == i { // a stray character such as '/' on its own
+				i++
+				continue
+			}
+			a.Name = string(src[i:j])
+			k := j
+			for k < len(src) && isSpace(src[k]) {
+				k++
+			}
+			if k < len(src) && src[k] == '=' {
+				k++
+				for k < len(src) && isSpace(src[k]) {
+					k++
+				}
+				if k >= len(src) {
+					return 0, nil, false, false
+				}
+				if q := src[k]; q == '"' || q == '\'' {
+					e := bytes.IndexByte(src[k+1:], q)
+					if e < 0 {
+						return 0, nil, false, false
+					}
+					a.Quote = q
+					a.Val = Span{k + 1, k + 1 + e}
+					j = k + 1 + e + 1
+				} else {
+					e := k
+					for e < len(src) && !isSpace(src[e]) && src[e] != '>' && !(src[e] == '/' && e+1 < len(src) && src[e+1] == '>') {
+						e++
+					}
+					a.Val = Span{k, e}
+					j = e
+				}
+				a.Value = string(src[a.Val.Start:a.Val.End])
+			} else {
+				a.Val = Span{j, j}
+			}
+			a.Span.End = j
+			attrs = append(attrs, a)
+			i = j
+		}
+	}
+	return 0, nil, false, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isLineStart reports whether only spaces and tabs stand between the line's start and off.
+func isLineStart(src []byte, off int) bool {
+	for i := off - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// skipFence skips a fenced code block opening at off (a run of 3+ backticks or tildes at line
+// start) and returns the offset after its closing line. A fence that never closes is not treated
+// as one: one stray ``` must not hide every task after it.
+func skipFence(src []byte, off int) (int, bool) {
+	ch := src[off]
+	n := 0
+	for off+n < len(src) && src[off+n] == ch {
+		n++
+	}
+	if n < 3 {
+		return 0, false
+	}
+	i := nextLine(src, lineEndAt(src, off))
+	for i < len(src) {
+		le := lineEndAt(src, i)
+		line := bytes.TrimLeft(src[i:le], " \t")
+		m := 0
+		for m < len(line) && line[m] == ch {
+			m++
+		}
+		if m >= n && len(bytes.TrimSpace(line[m:])) == 0 {
+			return nextLine(src, le), true
+		}
+		i = nextLine(src, le)
+	}
+	return 0, false
+}
+
+// skipInlineCode skips an inline code span opening at off; a backtick run without a matching run
+// later on the same line is literal text.
+func skipInlineCode(src []byte, off int) int {
+	n := 0
+	for off+n < len(src) && src[off+n] == '`' {
+		n++
+	}
+	le := lineEndAt(src, off)
+	i := off + n
+	for i < le {
+		if src[i] != '`' {
+			i++
+			continue
+		}
+		m := 0
+		for i+m < le && src[i+m] == '`' {
+			m++
+		}
+		if m == n {
+			return i + m
+		}
+		i += m
+	}
+	return off + n
+}
+
+// lineEndAt returns the offset of the '\n' ending the line containing off (or len(src)).
+func lineEndAt(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(src)
+}
+
+func nextLine(src []byte, lineEnd int) int {
+	if lineEnd < len(src) {
+		return lineEnd + 1
+	}
+	return len(src)
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

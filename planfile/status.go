@@ -1,0 +1,139 @@
+package planfile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is a task's progress in a session file.
+type Status string
+
+// The three statuses a session task can have.
+const (
+	Pending    Status = "pending"
+	InProgress Status = "in-progress"
+	Complete   Status = "complete"
+)
+
+// AllowedStatuses lists the valid values, for messages.
+const AllowedStatuses = `"complete", "in-progress" or "pending"`
+
+// ParseStatus accepts exactly the three values the session format defines.
+func ParseStatus(s string) (Status, bool) {
+	switch Status(s) {
+	case Pending, InProgress, Complete:
+		return Status(s), true
+	}
+	return "", false
+}
+
+// TaskStatus is a task's status as the session means it: a task without a status attribute is
+// pending (bootstrap adds one to every task, but a hand edit may have dropped one).
+func (t *Task) TaskStatus() (Status, error) {
+	n := 0
+	var val string
+	for _, a := range t.Attrs {
+		if a.Name == "status" {
+			n++
+			val = a.Value
+		}
+	}
+	switch {
+	case n == 0:
+		return Pending, nil
+	case n > 1:
+		return "", fmt.Errorf("task %d has %d status attributes", t.Number, n)
+	}
+	st, ok := ParseStatus(val)
+	if !ok {
+		return "", fmt.Errorf("task %d has unknown status %q (want %s)", t.Number, val, AllowedStatuses)
+	}
+	return st, nil
+}
+
+// LineError is an error about one line of a file.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Statuses returns every task's status, or the first task whose status is invalid, with its line.
+func (p *Plan) Statuses() ([]Status, error) {
+	out := make([]Status, len(p.Tasks))
+	for i := range p.Tasks {
+		st, err := p.Tasks[i].TaskStatus()
+		if err != nil {
+			return nil, &LineError{Line: p.Tasks[i].Line, Err: err}
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
+// CorruptReasons says why a file cannot be a session file at all: no Plan header, no tasks, or
+// no status attribute anywhere (it was never bootstrapped). Nil means it is structurally sound.
+func (p *Plan) CorruptReasons() []string {
+	var why []string
+	switch {
+	case p.Header.PlanLine == 0:
+		why = append(why, "no <!-- Plan: ... --> header")
+	case p.Header.Plan == "":
+		why = append(why, fmt.Sprintf("line %d: the Plan header names no path", p.Header.PlanLine))
+	}
+	if len(p.Tasks) == 0 {
+		why = append(why, "no <task> elements inside <tasks>")
+	} else {
+		has := false
+		for i := range p.Tasks {
+			if _, ok := p.Tasks[i].Status(); ok {
+				has = true
+				break
+			}
+		}
+		if !has {
+			why = append(why, "no task has a status attribute")
+		}
+	}
+	return why
+}
+
+// Counts tallies statuses.
+type Counts struct {
+	Complete   int `json:"complete"`
+	InProgress int `json:"inProgress"`
+	Pending    int `json:"pending"`
+	Total      int `json:"total"`
+}
+
+// Count tallies sts.
+func Count(sts []Status) Counts {
+	c := Counts{Total: len(sts)}
+	for _, s := range sts {
+		switch s {
+		case Complete:
+			c.Complete++
+		case InProgress:
+			c.InProgress++
+		default:
+			c.Pending++
+		}
+	}
+	return c
+}
+
+// Names returns every task's readable name, in order.
+func (p *Plan) Names() []string {
+	out := make([]string, len(p.Tasks))
+	for i := range p.Tasks {
+		out[i] = p.Tasks[i].Name()
+	}
+	return out
+}
+
+// validPlanPath reports whether a path can be written into a header comment safely.
+func validPlanPath(path string) bool {
+	return path != "" && !strings.ContainsAny(path, "\r\n") && !strings.Contains(path, "-->")
+}
