@@ -333,6 +333,11 @@ const (
 func (s *scanner) nextMarkup(off int, open, close string) (int, markKind) {
 	src := s.src
 	for off < len(src) {
+		i := bytes.IndexAny(src[off:], "<`~")
+		if i < 0 {
+			break
+		}
+		off += i
 		c := src[off]
 		switch {
 		case c == '`':

@@ -1,0 +1,53 @@
+# gsd: thin targets; `go test ./...` alone also passes on a fresh checkout.
+GO       ?= go
+BIN      ?= bin/gsd
+LDFLAGS  ?= -s -w
+FUZZTIME ?= 5s
+export CGO_ENABLED = 0
+
+.PHONY: build test lint fuzz bench demo install cross
+
+build:
+	$(GO) build -trimpath -ldflags='$(LDFLAGS)' -o $(BIN) .
+
+test: lint cross
+	$(GO) test -race -count=1 ./...
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# The binary must build for the platforms people run agents on.
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null .
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+
+# Each fuzz target for FUZZTIME (make fuzz FUZZTIME=5m for a long run).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+	    CGO_ENABLED=1 $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg > /tmp/gsd-fuzz.log 2>&1 || { cat /tmp/gsd-fuzz.log; exit 1; }; \
+	  done; \
+	done
+
+# Go benchmarks, then whole-process timings of the static binary against the spec's shell pipeline.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	./testdata/bench/bench.sh $(BIN)
+
+# Hydrate the example project shipped in testdata/demo (on a scratch copy: nothing in the
+# checkout changes).
+demo: build
+	@d=$$(mktemp -d); cp -R testdata/demo/. "$$d"; \
+	  echo "\$$ gsd hydrate   (in a copy of testdata/demo, as user demo)"; \
+	  GSD_USER=demo ./$(BIN) -C "$$d" hydrate && echo && \
+	  echo "\$$ gsd mark-in-progress && gsd tasks" && \
+	  GSD_USER=demo ./$(BIN) -C "$$d" mark-in-progress && GSD_USER=demo ./$(BIN) -C "$$d" tasks; \
+	  rc=$$?; rm -rf "$$d"; exit $$rc
+
+install:
+	$(GO) install -trimpath -ldflags='$(LDFLAGS)' .

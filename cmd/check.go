@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+func (a *app) newCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check",
+		Short: "Check the session: valid, or every staleness and corruption reason",
+		Long: `Check validates your session file and lists every reason it is stale or corrupt. It writes
+nothing. Exit status 0 when the session is valid, 1 when it is not (or there is none).`,
+		Example: "  gsd check && echo ok",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			s, err := env.Inspect()
+			if err != nil {
+				return err
+			}
+			valid := s.State == hydrate.StateResume || s.State == hydrate.StateAllComplete
+			if a.json {
+				err = a.printJSON(struct {
+					SchemaVersion  int           `json:"schemaVersion"`
+					SessionFile    string        `json:"sessionFile"`
+					Valid          bool          `json:"valid"`
+					State          hydrate.State `json:"state"`
+					Plan           *string       `json:"plan"`
+					StaleReasons   []string      `json:"staleReasons"`
+					CorruptReasons []string      `json:"corruptReasons"`
+					Warnings       []string      `json:"warnings"`
+				}{SchemaVersion, s.Path, valid, s.State, optString(s.Plan), nonNil(s.StaleReasons), nonNil(s.CorruptReasons), nonNil(s.Warnings)})
+			} else {
+				switch {
+				case s.State == hydrate.StateNoSession:
+					fmt.Fprintf(a.stdout, "%s: no session\n", s.Path)
+				case valid:
+					fmt.Fprintf(a.stdout, "%s: %s\n", s.Path, a.paint("green", "valid"))
+				default:
+					fmt.Fprintf(a.stdout, "%s: %s\n", s.Path, a.paint("red", string(s.State)))
+				}
+				for _, why := range s.CorruptReasons {
+					fmt.Fprintf(a.stdout, "  corrupt: %s\n", why)
+				}
+				for _, why := range s.StaleReasons {
+					fmt.Fprintf(a.stdout, "  stale: %s\n", why)
+				}
+				for _, w := range s.Warnings {
+					fmt.Fprintf(a.stdout, "  warning: %s\n", w)
+				}
+			}
+			if err == nil && !valid {
+				return exitError{ExitFailure}
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,215 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+type hydrateOptions struct {
+	noBootstrap bool
+	porcelain   bool
+	plan        string
+}
+
+func (a *app) newHydrateCmd() *cobra.Command {
+	var o hydrateOptions
+	c := &cobra.Command{
+		Use:   "hydrate",
+		Short: "Find your session, check it, and report where to resume",
+		Long: `Hydrate finds your session file, validates it, checks it for staleness against ROADMAP.md
+and the SUMMARY files, and reports the task to resume. A missing, stale or corrupt session is
+archived (never deleted) and a fresh one is bootstrapped from the active plan: the first plan of
+the current phase without a SUMMARY.`,
+		Example: `  gsd hydrate
+  gsd hydrate --no-bootstrap --json
+  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, ALL_COMPLETE or a task number`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if o.porcelain && a.json {
+				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
+			}
+			env, dir, err := a.open()
+			if err != nil {
+				return err
+			}
+			opts := hydrate.Options{Bootstrap: !o.noBootstrap}
+			if o.plan != "" {
+				if opts.Plan, err = env.Rel(dir, o.plan); err != nil {
+					return usageError{fmt.Errorf("--plan: %w", err)}
+				}
+			}
+			res, err := env.Hydrate(opts)
+			if err != nil {
+				return err
+			}
+			switch {
+			case o.porcelain:
+				_, err = fmt.Fprintln(a.stdout, res.Token())
+				return err
+			case a.json:
+				return a.printJSON(hydrateJSON(env, res))
+			}
+			a.printHydrate(a.stdout, env, res)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report: write nothing")
+	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
+	f.StringVar(&o.plan, "plan", "", "bootstrap from `PLAN` instead of the active plan")
+	return c
+}
+
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])}
+	}
+	return nil
+}
+
+type hydrateReport struct {
+	SchemaVersion  int              `json:"schemaVersion"`
+	User           string           `json:"user"`
+	UserSource     string           `json:"userSource"`
+	UserSourceFile string           `json:"userSourceFile,omitempty"`
+	SessionFile    string           `json:"sessionFile"`
+	State          hydrate.State    `json:"state"`
+	Found          hydrate.State    `json:"found"`
+	Plan           *string          `json:"plan"`
+	Started        *string          `json:"started"`
+	ResumeTask     *int             `json:"resumeTask"`
+	Interrupted    bool             `json:"interrupted"`
+	Tasks          []jsonTask       `json:"tasks"`
+	Counts         any              `json:"counts"`
+	StaleReasons   []string         `json:"staleReasons"`
+	CorruptReasons []string         `json:"corruptReasons"`
+	Warnings       []string         `json:"warnings"`
+	Actions        []hydrate.Action `json:"actions"`
+	Phase          *string          `json:"phase"`
+	NextPlan       *string          `json:"nextPlan"`
+	Note           string           `json:"note,omitempty"`
+}
+
+func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
+	return hydrateReport{
+		SchemaVersion:  SchemaVersion,
+		User:           env.User.User,
+		UserSource:     env.User.Source.Kind,
+		UserSourceFile: env.User.Source.File,
+		SessionFile:    r.Path,
+		State:          r.State,
+		Found:          r.Found,
+		Plan:           optString(r.Plan),
+		Started:        optString(r.Started),
+		ResumeTask:     optInt(r.ResumeTask),
+		Interrupted:    r.Interrupted,
+		Tasks:          nonNil(jsonTasks(r.Tasks)),
+		Counts:         r.Counts,
+		StaleReasons:   nonNil(r.StaleReasons),
+		CorruptReasons: nonNil(r.CorruptReasons),
+		Warnings:       nonNil(r.Warnings),
+		Actions:        nonNil(r.Actions),
+		Phase:          optString(r.Phase),
+		NextPlan:       optString(r.NextPlan),
+		Note:           r.Note,
+	}
+}
+
+// field prints one "Label:  value" line.
+func (a *app) field(w io.Writer, label, value string) {
+	fmt.Fprintf(w, "%-10s %s\n", label+":", value)
+}
+
+func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
+	a.field(w, "User", userLine(env))
+	a.field(w, "Session", r.Path)
+	for _, why := range r.CorruptReasons {
+		a.field(w, "Corrupt", why)
+	}
+	for _, why := range r.StaleReasons {
+		a.field(w, "Stale", why)
+	}
+	for _, act := range r.Actions {
+		switch act.Kind {
+		case "archived":
+			a.field(w, "Archived", act.From+" -> "+act.Path)
+		case "bootstrapped":
+			a.field(w, "Bootstrap", "fresh session from "+act.From)
+		}
+	}
+	for _, warn := range r.Warnings {
+		a.field(w, "Warning", warn)
+	}
+	switch r.State {
+	case hydrate.StateNoSession:
+		a.field(w, "State", "no session (run gsd hydrate without --no-bootstrap, or gsd start PLAN)")
+		return
+	case hydrate.StateNoPlan:
+		a.field(w, "State", "no session, and "+r.Note)
+		return
+	case hydrate.StateCorrupt:
+		a.field(w, "State", a.paint("red", "corrupt")+" (gsd hydrate without --no-bootstrap archives it and starts afresh)")
+		return
+	}
+	a.field(w, "Plan", r.Plan)
+	if r.Started != "" {
+		a.field(w, "Since", r.Started)
+	}
+	a.field(w, "Progress", countsLine(r.Counts))
+	switch r.State {
+	case hydrate.StateStale:
+		note := "stale (gsd hydrate without --no-bootstrap archives it and starts afresh)"
+		if r.Note != "" {
+			note = "stale, kept: " + r.Note
+		}
+		a.field(w, "State", a.paint("yellow", note))
+	case hydrate.StateAllComplete:
+		a.field(w, "State", a.paint("green", "all tasks complete"))
+		if r.NextPlan != "" {
+			a.field(w, "Next", r.NextPlan+" (gsd start "+r.NextPlan+")")
+		} else {
+			a.field(w, "Next", "no further plan in this phase without a SUMMARY")
+		}
+		return
+	}
+	if r.ResumeTask == 0 {
+		return
+	}
+	t := r.Tasks[r.ResumeTask-1]
+	a.field(w, "Resume", a.paint("bold", fmt.Sprintf("task %d: %s", t.Number, t.Name)))
+	if r.Interrupted {
+		a.field(w, "", "interrupted: re-execute it from its start; check what is already on disk and committed")
+	}
+}
+
+func userLine(env *hydrate.Env) string {
+	src := env.User.Source
+	s := env.User.User
+	var from string
+	switch src.Kind {
+	case "flag":
+		from = "--user"
+	case "env":
+		from = "GSD_USER"
+	case "git":
+		from = "git user.name"
+		if src.File != "" {
+			from += " in " + src.File
+		}
+	case "os-user":
+		from = "OS login name"
+	case "hostname":
+		from = "host name"
+	default:
+		from = "no name found"
+	}
+	if env.User.Raw != "" && env.User.Raw != s {
+		from = fmt.Sprintf("%q, %s", env.User.Raw, from)
+	}
+	return s + " (" + strings.TrimSpace(from) + ")"
+}

@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+// newMarkCmd builds mark-complete, mark-in-progress and mark-pending: one command shape, three
+// statuses.
+func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
+	use, short, args := name+" [N]", "", cobra.PositionalArgs(maxArgs(1))
+	switch st {
+	case planfile.Complete:
+		short = "Mark task N complete (default: the task in progress)"
+	case planfile.InProgress:
+		short = "Mark task N in progress (default: the resume task)"
+	case planfile.Pending:
+		use, short, args = name+" N", "Mark task N pending", exactlyOneArg
+	}
+	return &cobra.Command{
+		Use:     use,
+		Short:   short,
+		Long:    short + ".\n\nOnly the bytes of that task's status attribute change; marking a task with the status it\nalready has writes nothing.",
+		Example: fmt.Sprintf("  gsd %s 2", name),
+		Args:    args,
+		RunE: func(c *cobra.Command, args []string) error {
+			n := 0
+			if len(args) == 1 {
+				v, err := strconv.Atoi(args[0])
+				if err != nil || v < 1 {
+					return usageError{fmt.Errorf("%s: task number must be a positive integer, got %q", name, args[0])}
+				}
+				n = v
+			}
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			res, err := env.Mark(n, st)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(struct {
+					SchemaVersion int      `json:"schemaVersion"`
+					SessionFile   string   `json:"sessionFile"`
+					Task          jsonTask `json:"task"`
+					From          string   `json:"from"`
+					Changed       bool     `json:"changed"`
+					Counts        any      `json:"counts"`
+					ResumeTask    *int     `json:"resumeTask"`
+				}{SchemaVersion, res.Session.Path, jsonTask{res.Task.Number, res.Task.Name, res.Task.Type, res.Task.Status},
+					res.From, res.Changed, res.Session.Counts, optInt(res.Session.ResumeTask)})
+			}
+			verb := "marked"
+			if !res.Changed {
+				verb = "already"
+			}
+			fmt.Fprintf(a.stdout, "task %d %s %s: %s\n", res.Task.Number, verb, a.statusWord(st, 0), res.Task.Name)
+			if res.Session.Counts.Total > 0 {
+				fmt.Fprintf(a.stdout, "%s\n", countsLine(res.Session.Counts))
+			}
+			return nil
+		},
+	}
+}
+
+func exactlyOneArg(c *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usageError{fmt.Errorf("%s needs exactly one task number", c.CommandPath())}
+	}
+	return nil
+}

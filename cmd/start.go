@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newStartCmd() *cobra.Command {
+	var plan string
+	c := &cobra.Command{
+		Use:   "start [PLAN]",
+		Short: "Start a fresh session from a plan (default: the active plan)",
+		Long: `Start bootstraps a fresh session file from PLAN: three header comments, then the plan's bytes
+with status="pending" added to every task. An existing session is archived first, never lost.`,
+		Example: `  gsd start
+  gsd start .planning/phases/03-api/03-02-PLAN.md`,
+		Args: maxArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if plan != "" {
+					return usageError{fmt.Errorf("give the plan either as an argument or with --plan, not both")}
+				}
+				plan = args[0]
+			}
+			env, dir, err := a.open()
+			if err != nil {
+				return err
+			}
+			rel := ""
+			if plan != "" {
+				if rel, err = env.Rel(dir, plan); err != nil {
+					return usageError{err}
+				}
+			}
+			res, err := env.Start(rel)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(hydrateJSON(env, res))
+			}
+			a.printHydrate(a.stdout, env, res)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&plan, "plan", "", "the plan to start from (same as the argument)")
+	return c
+}
+
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usageError{fmt.Errorf("%s takes at most %d argument(s), got %d", c.CommandPath(), n, len(args))}
+		}
+		return nil
+	}
+}

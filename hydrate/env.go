@@ -1,0 +1,180 @@
+// Package hydrate holds gsd's use cases: hydrate a session (find it, validate it, check it for
+// staleness, find the resume point, bootstrap a fresh one), start, mark, check and archive.
+//
+// Everything a use case depends on is an input: the directory it starts from, the user's
+// identity sources, the clock and the lock timeout. It reads the project through an fs.FS rooted
+// at the project root (so a path in a file cannot lead outside it) and writes only the user's
+// session directory, atomically and under a lock.
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// ErrNotProject means no directory from the start directory upward has a .planning directory.
+var ErrNotProject = errors.New("not inside a GSD project (no .planning directory here or in any parent)")
+
+// SessionsDir is where per-user session directories live, relative to the project root. It does
+// not move with workstreams: a person has one session per checkout.
+const SessionsDir = ".planning/sessions"
+
+// SessionFileName is the session file inside a user's directory.
+const SessionFileName = "current-plan.md"
+
+// DefaultLockTimeout bounds how long a command waits for another gsd process's write.
+const DefaultLockTimeout = 10 * time.Second
+
+// Config is what the caller knows about the invocation.
+type Config struct {
+	Dir         string       // where to start looking for the project (absolute)
+	Identity    identity.Env // identity sources; its Dir is set to Dir when empty
+	Workstream  string       // GSD_WORKSTREAM, "" if unset
+	Now         func() time.Time
+	LockTimeout time.Duration
+}
+
+// Env is an opened project and the user working in it.
+type Env struct {
+	Root        string // absolute project root
+	FS          fs.FS  // the project, rooted at Root
+	PlanningDir string // ".planning", or a workstream's directory under it
+	User        identity.Identity
+	LockPath    string // advisory lock for session writes
+	now         func() time.Time
+	lockTimeout time.Duration
+}
+
+// Open finds the project root from cfg.Dir upward, resolves the user and where to lock.
+func Open(cfg Config) (*Env, error) {
+	root, err := FindRoot(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	fsys := r.FS()
+	idEnv := cfg.Identity
+	if idEnv.Dir == "" {
+		idEnv.Dir = cfg.Dir
+	}
+	id, err := identity.Resolve(idEnv)
+	if err != nil {
+		return nil, err
+	}
+	pdir, err := roadmap.PlanningDir(fsys, cfg.Workstream)
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.lockTimeout <= 0 {
+		e.lockTimeout = DefaultLockTimeout
+	}
+	e.LockPath = lockPath(root, idEnv.LookupEnv)
+	return e, nil
+}
+
+// FindRoot returns the nearest directory from dir upward that contains a .planning directory.
+func FindRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, ".planning")); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ErrNotProject
+		}
+		dir = parent
+	}
+}
+
+// lockPath places the lock file where it never shows up in `git status`: inside the repository's
+// git directory when there is one (per worktree, since each checkout has its own session files),
+// else beside the sessions directory, where no git can see it either.
+func lockPath(root string, lookupEnv func(string) (string, bool)) string {
+	if repo, ok, err := identity.FindRepo(root, lookupEnv); err == nil && ok && repo.GitDir != "" {
+		return filepath.Join(repo.GitDir, "gsd.lock")
+	}
+	return filepath.Join(root, filepath.FromSlash(SessionsDir), ".gsd.lock")
+}
+
+// SessionPath is the user's session file, relative to the root.
+func (e *Env) SessionPath() string {
+	return path.Join(SessionsDir, e.User.User, SessionFileName)
+}
+
+// abs turns a root-relative slash path into an absolute OS path.
+func (e *Env) abs(rel string) string {
+	return filepath.Join(e.Root, filepath.FromSlash(rel))
+}
+
+// MaxFileSize bounds every file gsd reads: plans and sessions are a few kilobytes; a file this
+// large is a mistake, and reading it whole on every agent turn would hurt.
+const MaxFileSize = 8 << 20
+
+// readFile reads a project file through the rooted FS, refusing directories and huge files.
+func (e *Env) readFile(rel string) ([]byte, error) {
+	f, err := e.FS.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than the %d MiB gsd reads", rel, MaxFileSize>>20)
+	}
+	return data, nil
+}
+
+// cleanRel validates a root-relative path taken from a file or the command line: it must stay
+// inside the project.
+func cleanRel(p string) (string, error) {
+	p = strings.TrimSpace(filepath.ToSlash(p))
+	c := path.Clean(p)
+	if p == "" || path.IsAbs(p) || filepath.IsAbs(p) || c == ".." || strings.HasPrefix(c, "../") || !fs.ValidPath(c) {
+		return "", fmt.Errorf("path %q is outside the project", p)
+	}
+	return c, nil
+}
+
+// Rel converts a path given on the command line (absolute, or relative to dir) to a root-relative
+// slash path, refusing anything outside the project.
+func (e *Env) Rel(dir, p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	r, err := filepath.Rel(e.Root, p)
+	if err != nil {
+		return "", err
+	}
+	return cleanRel(r)
+}

@@ -1,0 +1,222 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+
+	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// Options tunes Hydrate.
+type Options struct {
+	Bootstrap bool   // archive a missing, stale or corrupt session and start a fresh one
+	Plan      string // root-relative plan to bootstrap from; "" means the active plan
+}
+
+// Result is what Hydrate found and did.
+type Result struct {
+	*Session
+	Found    State    // the state before any bootstrap
+	Actions  []Action // what was archived and bootstrapped
+	Phase    string   // the current phase, when one was looked up
+	NextPlan string   // when every task is complete: the next plan of the phase without a SUMMARY
+	Note     string   // why nothing could be bootstrapped, when that is the case
+}
+
+// Hydrate runs the seven steps of session hydration: read the user's session, validate it,
+// check it for staleness, find the resume point; and, with Bootstrap, archive a missing, stale
+// or corrupt session and bootstrap a fresh one from the active plan.
+func (e *Env) Hydrate(opts Options) (*Result, error) {
+	if !opts.Bootstrap {
+		s, err := e.Inspect()
+		if err != nil {
+			return nil, err
+		}
+		res := &Result{Session: s, Found: s.State}
+		e.next(res)
+		return res, nil
+	}
+	var res *Result
+	err := e.withLock(func() error {
+		s, err := e.Inspect()
+		if err != nil {
+			return err
+		}
+		res = &Result{Session: s, Found: s.State}
+		switch s.State {
+		case StateNoSession, StateStale, StateCorrupt:
+		default:
+			e.next(res)
+			return nil
+		}
+		plan := opts.Plan
+		if plan == "" {
+			cur, err := roadmap.FindCurrent(e.FS, e.PlanningDir)
+			if err != nil {
+				return err
+			}
+			if cur == nil || cur.Active == nil {
+				if s.State == StateNoSession {
+					s.State = StateNoPlan
+				}
+				res.Note = "no active plan: no phase has a plan without a SUMMARY"
+				if cur != nil {
+					res.Phase = cur.Phase.Num.String()
+					res.Note = fmt.Sprintf("no active plan: every plan of phase %s has a SUMMARY", res.Phase)
+				}
+				return nil
+			}
+			res.Phase = cur.Phase.Num.String()
+			plan = cur.Active.Path
+		}
+		actions, err := e.start(s, plan)
+		if err != nil {
+			return err
+		}
+		res.Actions = actions
+		fresh, err := e.Inspect()
+		if err != nil {
+			return err
+		}
+		fresh.StaleReasons, fresh.CorruptReasons = s.StaleReasons, s.CorruptReasons
+		res.Session = fresh
+		e.next(res)
+		return nil
+	})
+	return res, err
+}
+
+// next fills in the next plan when every task of the session is complete.
+func (e *Env) next(res *Result) {
+	if res.State != StateAllComplete || res.Plan == "" {
+		return
+	}
+	plan, err := cleanRel(res.Plan)
+	if err != nil {
+		return
+	}
+	plans, err := roadmap.ScanPlans(e.FS, path.Dir(plan))
+	if err != nil {
+		return
+	}
+	if n := roadmap.NextPlan(plans, plan); n != nil {
+		res.NextPlan = n.Path
+	}
+}
+
+// Start archives the user's existing session, if any, and bootstraps a fresh one from plan (root
+// relative); "" means the active plan.
+func (e *Env) Start(plan string) (*Result, error) {
+	var res *Result
+	err := e.withLock(func() error {
+		s, err := e.Inspect()
+		if err != nil {
+			// An existing session with an invalid status is still archived, never lost.
+			if s, err = e.inspectLoosely(); err != nil {
+				return err
+			}
+		}
+		res = &Result{Session: s, Found: s.State}
+		if plan == "" {
+			cur, err := roadmap.FindCurrent(e.FS, e.PlanningDir)
+			if err != nil {
+				return err
+			}
+			if cur == nil || cur.Active == nil {
+				return errors.New("no active plan to start from (every plan has a SUMMARY); name one: gsd start PLAN")
+			}
+			res.Phase = cur.Phase.Num.String()
+			plan = cur.Active.Path
+		}
+		actions, err := e.start(s, plan)
+		if err != nil {
+			return err
+		}
+		res.Actions = actions
+		fresh, err := e.Inspect()
+		if err != nil {
+			return err
+		}
+		res.Session = fresh
+		return nil
+	})
+	return res, err
+}
+
+// inspectLoosely reads a session that Inspect refused (an invalid status) just far enough to
+// archive it.
+func (e *Env) inspectLoosely() (*Session, error) {
+	s := &Session{Path: e.SessionPath()}
+	src, err := e.readFile(s.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.Exists, s.src, s.State = true, src, StateStale
+	return s, nil
+}
+
+// start bootstraps the session from plan, first archiving the existing session s. The new file is
+// built before anything is touched, so a plan that cannot be bootstrapped changes nothing.
+func (e *Env) start(s *Session, plan string) ([]Action, error) {
+	plan, err := cleanRel(plan)
+	if err != nil {
+		return nil, err
+	}
+	src, err := e.readFile(plan)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such plan", plan)
+		}
+		return nil, err
+	}
+	data, err := planfile.Bootstrap(src, e.User.User, plan, e.now())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", plan, err)
+	}
+	var actions []Action
+	if s.Exists {
+		kind := "stale"
+		if s.State == StateCorrupt {
+			kind = "corrupt"
+		}
+		to, err := e.archive(s.src, kind)
+		if err != nil {
+			return nil, err
+		}
+		actions = append(actions, Action{Kind: "archived", Path: to, From: s.Path})
+	}
+	if err := e.writeSession(data); err != nil {
+		return actions, err
+	}
+	return append(actions, Action{Kind: "bootstrapped", Path: s.Path, From: plan}), nil
+}
+
+// Archive moves the user's session aside as stale, leaving no current session.
+func (e *Env) Archive() (*Result, error) {
+	var res *Result
+	err := e.withLock(func() error {
+		s := &Session{Path: e.SessionPath()}
+		src, err := e.readFile(s.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no session to archive", s.Path)
+		}
+		if err != nil {
+			return err
+		}
+		to, err := e.archive(src, "stale")
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(e.abs(s.Path)); err != nil {
+			return err
+		}
+		s.State = StateNoSession
+		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: "archived", Path: to, From: s.Path}}}
+		return nil
+	})
+	return res, err
+}

@@ -1,0 +1,133 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+// MarkResult is what Mark did.
+type MarkResult struct {
+	Session *Session // the session after the change
+	Task    Task     // the task, with its new status
+	From    string   // its status before ("" when it had no attribute, or the invalid value)
+	Changed bool     // false when it already had the status: nothing was written
+}
+
+// Mark sets task n's status (1-based). With n == 0 it picks the task: for Complete, the one task
+// in progress; for InProgress, the resume task. Only that attribute's bytes change.
+func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
+	var res *MarkResult
+	err := e.withLock(func() error {
+		rel := e.SessionPath()
+		src, err := e.readFile(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no session; start one with gsd hydrate or gsd start", rel)
+		}
+		if err != nil {
+			return err
+		}
+		p := planfile.Scan(src)
+		if why := p.CorruptReasons(); len(why) > 0 {
+			return fmt.Errorf("%s: not a valid session (%s); run gsd hydrate to archive it and start afresh", rel, strings.Join(why, "; "))
+		}
+		if n == 0 {
+			if n, err = pick(p, st); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
+			}
+		}
+		if n < 1 || n > len(p.Tasks) {
+			return fmt.Errorf("%s: no task %d (the session has %d)", rel, n, len(p.Tasks))
+		}
+		from, _ := p.Tasks[n-1].Status()
+		out, err := planfile.SetStatus(src, n, st)
+		changed := true
+		switch {
+		case errors.Is(err, planfile.ErrUnchanged):
+			changed = false
+		case err != nil:
+			return fmt.Errorf("%s:%w", rel, lineErr(p.Tasks[n-1].Line, err))
+		default:
+			if err := e.writeSession(out); err != nil {
+				return err
+			}
+		}
+		s, err := e.Inspect()
+		if err != nil {
+			// Another task's invalid status does not undo this change; report the task alone.
+			s = &Session{Path: rel, Exists: true}
+		}
+		t := &p.Tasks[n-1] // names and lines are the same before and after
+		res = &MarkResult{Session: s, From: from, Changed: changed,
+			Task: Task{Number: n, Name: t.Name(), Type: t.Type(), Status: st, Line: t.Line}}
+		return nil
+	})
+	return res, err
+}
+
+// lineErr attaches a line to an error that has none.
+func lineErr(line int, err error) error {
+	var le *planfile.LineError
+	if errors.As(err, &le) {
+		return err
+	}
+	return &planfile.LineError{Line: line, Err: err}
+}
+
+// pick chooses the task for a mark command given without a number.
+func pick(p *planfile.Plan, st planfile.Status) (int, error) {
+	var inProgress []int
+	first := 0
+	for i := range p.Tasks {
+		s, err := p.Tasks[i].TaskStatus()
+		if err != nil {
+			continue
+		}
+		if s == planfile.InProgress {
+			inProgress = append(inProgress, i+1)
+		}
+		if s != planfile.Complete && first == 0 {
+			first = i + 1
+		}
+	}
+	switch st {
+	case planfile.Complete:
+		switch len(inProgress) {
+		case 0:
+			return 0, errors.New("no task is in progress; say which: gsd mark-complete N")
+		case 1:
+			return inProgress[0], nil
+		}
+		return 0, fmt.Errorf("tasks %s are in progress; say which: gsd mark-complete N", joinInts(inProgress))
+	case planfile.InProgress:
+		if first == 0 {
+			return 0, errors.New("every task is complete; nothing to start")
+		}
+		if len(inProgress) > 1 || len(inProgress) == 1 && inProgress[0] != first {
+			return 0, fmt.Errorf("task %d is next but %s in progress; say which: gsd mark-in-progress N", first, isAre(inProgress))
+		}
+		return first, nil
+	}
+	return 0, errors.New("say which task")
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	if len(parts) == 2 {
+		return parts[0] + " and " + parts[1]
+	}
+	return strings.Join(parts, ", ")
+}
+
+func isAre(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("task %d is", ns[0])
+	}
+	return "tasks " + joinInts(ns) + " are"
+}

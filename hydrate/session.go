@@ -1,0 +1,200 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// State is what hydrate found.
+type State string
+
+// The states of a session, as the spec's seed tokens name them.
+const (
+	StateResume      State = "resume"       // a task to resume
+	StateAllComplete State = "all-complete" // every task complete
+	StateNoSession   State = "no-session"   // no session file
+	StateStale       State = "stale"        // the session no longer matches the project
+	StateCorrupt     State = "corrupt"      // the session file is not a session
+	StateNoPlan      State = "no-plan"      // no session, and no plan to start one from
+)
+
+// Token is the state as one seed token, as `gsd hydrate --porcelain` prints it.
+func (s *Session) Token() string {
+	switch s.State {
+	case StateResume:
+		return fmt.Sprint(s.ResumeTask)
+	case StateAllComplete:
+		return "ALL_COMPLETE"
+	case StateNoSession:
+		return "NO_SESSION"
+	case StateNoPlan:
+		return "NO_PLAN"
+	default:
+		return "STALE"
+	}
+}
+
+// Task is one task of a session, for reports.
+type Task struct {
+	Number int             `json:"number"`
+	Name   string          `json:"name"`
+	Type   string          `json:"type"`
+	Status planfile.Status `json:"status"`
+	Line   int             `json:"line"`
+}
+
+// Session is what the user's session file says and how it stands against the project.
+type Session struct {
+	Path           string // root-relative session file
+	Exists         bool
+	State          State
+	Plan           string // the plan the session copies (header)
+	Started        string
+	Tasks          []Task
+	Counts         planfile.Counts
+	ResumeTask     int  // 1-based, 0 when none
+	Interrupted    bool // the resume task was in progress
+	StaleReasons   []string
+	CorruptReasons []string
+	Warnings       []string // things worth saying that do not make the session unusable
+
+	src  []byte
+	file *planfile.Plan
+}
+
+// Inspect reads the user's session and judges it, writing nothing. An unreadable file or a task
+// with an invalid status is an error (naming file and line): the session is not discarded for a
+// typo that `gsd mark-*` can repair.
+func (e *Env) Inspect() (*Session, error) {
+	s := &Session{Path: e.SessionPath()}
+	src, err := e.readFile(s.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		s.State = StateNoSession
+		return s, nil
+	case err != nil:
+		return nil, err
+	}
+	s.Exists = true
+	s.src = src
+	p := planfile.Scan(src)
+	s.file = p
+	s.Plan, s.Started = p.Header.Plan, p.Header.Started
+	if why := p.CorruptReasons(); len(why) > 0 {
+		s.State, s.CorruptReasons = StateCorrupt, why
+		return s, nil
+	}
+	sts, err := p.Statuses()
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", s.Path, err)
+	}
+	for _, pr := range p.Problems {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s", s.Path, pr.Line, pr.Message))
+	}
+	s.Tasks = make([]Task, len(p.Tasks))
+	for i := range p.Tasks {
+		t := &p.Tasks[i]
+		s.Tasks[i] = Task{Number: t.Number, Name: t.Name(), Type: t.Type(), Status: sts[i], Line: t.Line}
+	}
+	s.Counts = planfile.Count(sts)
+	s.ResumeTask, s.Interrupted = resumePoint(sts)
+	s.StaleReasons = e.staleness(s, p)
+	switch {
+	case len(s.StaleReasons) > 0:
+		s.State = StateStale
+	case s.ResumeTask == 0:
+		s.State = StateAllComplete
+	default:
+		s.State = StateResume
+	}
+	return s, nil
+}
+
+// resumePoint is the first task that is not complete; an in-progress one was interrupted and is
+// re-executed from its start.
+func resumePoint(sts []planfile.Status) (int, bool) {
+	for i, st := range sts {
+		if st != planfile.Complete {
+			return i + 1, st == planfile.InProgress
+		}
+	}
+	return 0, false
+}
+
+// staleness lists every reason the session no longer matches the project, not just the first.
+func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
+	var why []string
+	planPath, err := cleanRel(p.Header.Plan)
+	if err != nil {
+		return []string{fmt.Sprintf("the Plan header (line %d): %v", p.Header.PlanLine, err)}
+	}
+	plan, err := e.readFile(planPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return []string{fmt.Sprintf("plan file %s no longer exists", planPath)}
+		}
+		return []string{fmt.Sprintf("plan file %s cannot be read: %v", planPath, err)}
+	}
+	// Completed: a SUMMARY with the plan's id sits beside it.
+	if plans, err := roadmap.ScanPlans(e.FS, path.Dir(planPath)); err == nil {
+		for _, pl := range plans {
+			if pl.Path == planPath && pl.Summary != "" {
+				why = append(why, fmt.Sprintf("plan already completed (%s exists)", pl.Summary))
+			}
+		}
+	}
+	// Phase advanced: compared as numbers, against every phase ROADMAP marks in progress.
+	if num, ok := roadmap.PhaseOf(planPath); ok {
+		if rm, err := e.loadRoadmap(); err == nil && rm != nil {
+			if cur := roadmap.InProgress(rm); len(cur) > 0 {
+				found := false
+				for _, c := range cur {
+					if c.Compare(num) == 0 {
+						found = true
+					}
+				}
+				if !found {
+					why = append(why, fmt.Sprintf("phase has advanced (session is in phase %s, ROADMAP has %s in progress)", num, joinNums(cur)))
+				}
+			}
+		}
+	}
+	// The plan was edited: task count and names.
+	fresh := planfile.Scan(plan)
+	if len(fresh.Tasks) != len(p.Tasks) {
+		why = append(why, fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks)))
+	} else {
+		for i := range fresh.Tasks {
+			if a, b := p.Tasks[i].Name(), fresh.Tasks[i].Name(); a != b {
+				why = append(why, fmt.Sprintf("task %d is %q in the session but %q in the plan", i+1, a, b))
+			}
+		}
+	}
+	return why
+}
+
+func (e *Env) loadRoadmap() (*roadmap.Roadmap, error) {
+	rel := path.Join(e.PlanningDir, "ROADMAP.md")
+	src, err := e.readFile(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return roadmap.ParseRoadmap(rel, src), nil
+}
+
+func joinNums(ns []roadmap.PhaseNum) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = n.String()
+	}
+	return strings.Join(parts, ", ")
+}

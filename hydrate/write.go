@@ -1,0 +1,98 @@
+package hydrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
+)
+
+// Action is something a command did to the files, for reports.
+type Action struct {
+	Kind string `json:"kind"` // "archived", "bootstrapped", "marked", "removed"
+	Path string `json:"path"` // root-relative
+	From string `json:"from,omitempty"`
+}
+
+// withLock runs fn holding the project's session lock.
+func (e *Env) withLock(fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(e.LockPath), 0o755); err != nil {
+		return err
+	}
+	l, err := atomicfile.Lock(context.Background(), e.LockPath, e.lockTimeout)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return fn()
+}
+
+// sessionDir returns the absolute session directory of the user, created if needed, after
+// checking that it resolves to a place inside the project: a sessions directory that is a
+// symlink to somewhere else is refused for writes.
+func (e *Env) sessionDir() (string, error) {
+	dir := e.abs(path.Dir(e.SessionPath()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	root, err := filepath.EvalSymlinks(e.Root)
+	if err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: resolves to %s, outside the project; refusing to write there", path.Dir(e.SessionPath()), real)
+	}
+	return dir, nil
+}
+
+// writeSession atomically replaces the session file with data.
+func (e *Env) writeSession(data []byte) error {
+	dir, err := e.sessionDir()
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, SessionFileName), data, 0o644); err != nil {
+		return fmt.Errorf("%s: %w", e.SessionPath(), err)
+	}
+	return nil
+}
+
+// archive copies the session bytes to current-plan.<UTC yyyymmddHHMMSS>.<kind> beside it, never
+// overwriting an existing archive (a numbered suffix is added instead). The caller then replaces
+// or removes current-plan.md, so at no moment is the session's content only in memory.
+func (e *Env) archive(data []byte, kind string) (string, error) {
+	dir, err := e.sessionDir()
+	if err != nil {
+		return "", err
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(filepath.Join(dir, SessionFileName)); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	stamp := e.now().UTC().Format("20060102150405")
+	for i := 1; i < 1000; i++ {
+		name := "current-plan." + stamp + "." + kind
+		if i > 1 {
+			name = fmt.Sprintf("current-plan.%s-%d.%s", stamp, i, kind)
+		}
+		err := atomicfile.CreateExclusive(filepath.Join(dir, name), data, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return path.Join(path.Dir(e.SessionPath()), name), nil
+	}
+	return "", fmt.Errorf("%s: too many archives named current-plan.%s.*", path.Dir(e.SessionPath()), stamp)
+}

@@ -1,0 +1,206 @@
+// Package atomicfile replaces files atomically and serialises read-modify-write cycles
+// with an advisory lock.
+//
+// gsd rewrites session files from agents' hooks, often from several processes at once. A reader
+// must only ever see the old or the new content (never a torn or empty file, even after a crash),
+// and two writers must never lose each other's update. WriteFile and CreateExclusive give the first
+// guarantee by writing a synced temporary file next to the target and renaming it into place; Lock
+// gives the second with an OS advisory lock that dies with its holder.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// WriteFile atomically replaces the file at path with data.
+//
+// It writes a temporary file in the target's directory, syncs it, renames it over the target and
+// syncs the directory. A symlink at path is followed (also when dangling): the link stays a link
+// and its final target is replaced. An existing file keeps its permission bits (not its owner); a
+// new file gets perm less the umask, as with os.WriteFile. Only regular files are replaced. On
+// failure the temporary file is removed and the target is untouched, except when only the final
+// directory sync fails: the new content is then in place but may not survive a crash.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	// Renaming over a directory fails anyway, but over a FIFO or device node it would silently
+	// swap the node for a plain file; refuse both up front, before any temporary file exists.
+	if fi, err := os.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+		if target == path {
+			return fmt.Errorf("write %s: not a regular file", path)
+		}
+		return fmt.Errorf("write %s: %s is not a regular file", path, target)
+	}
+	if err := replaceFile(target, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// CreateExclusive writes data to a new file at path, atomically, failing with an error that wraps
+// fs.ErrExist if anything (even a dangling symlink) already exists there.
+//
+// The data goes to a synced temporary file first, which is then moved to path with an operation
+// that refuses to replace an existing name (renameat2 RENAME_NOREPLACE or link(2) on Unix,
+// MoveFileEx without MOVEFILE_REPLACE_EXISTING on Windows). Creating path with O_EXCL and writing
+// into it would be simpler, but a crash or a full disk could then leave a truncated file under
+// the final name; this way path either does not exist or holds all of data. A new file gets perm
+// less the umask.
+func CreateExclusive(path string, data []byte, perm fs.FileMode) error {
+	// A cheap early answer for the common case; the move below is what actually guarantees that
+	// nothing is overwritten when another process creates path concurrently.
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := writeTemp(dir, filepath.Base(path), data, perm)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := beforeRename(tmp); err != nil {
+		_ = removeFile(tmp)
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := renameNoReplace(tmp, path); err != nil {
+		_ = removeFile(tmp)
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
+}
+
+// IsTemp reports whether name (a base name or a path) has the form of this package's temporary
+// files: "." + the target's base name + a random decimal number.
+//
+// Temporary files only outlive a call when the process crashes, and a crash leaves nothing but
+// such dot-files. A file that matches may also belong to a write in progress in another process,
+// so clean up only while holding the directory's Lock, or only files that are clearly old. The
+// pattern is loose (".bashrc2" matches too): use it only in directories gsd owns.
+func IsTemp(name string) bool {
+	name = filepath.Base(name)
+	if len(name) < 3 || name[0] != '.' {
+		return false
+	}
+	i := len(name)
+	for i > 0 && '0' <= name[i-1] && name[i-1] <= '9' {
+		i--
+	}
+	// Need at least one digit, and at least one character of target name between the dot and
+	// the digits.
+	return i < len(name) && i >= 2
+}
+
+// testHookBeforeRename, when set by a test, runs after the temporary file tmp has been written
+// and synced and before it is renamed into place; an error aborts the write there. It lets
+// tests check that a failure at the last moment still removes the temporary file.
+var testHookBeforeRename func(tmp string) error
+
+func beforeRename(tmp string) error {
+	if testHookBeforeRename != nil {
+		return testHookBeforeRename(tmp)
+	}
+	return nil
+}
+
+// maxSymlinks bounds symlink chains, as the kernel's ELOOP limit does.
+const maxSymlinks = 40
+
+// resolve returns the file that writing to path should replace: path itself, or the final target
+// of the symlink chain at path, also when that target does not exist yet (the write creates it,
+// which filepath.EvalSymlinks cannot express). The directory part is always resolved with
+// filepath.EvalSymlinks, because it becomes the temporary file's directory and a lexical
+// filepath.Dir would get "a/link/../b" wrong where the kernel gets it right.
+func resolve(path string) (string, error) {
+	for range maxSymlinks {
+		dir, base := filepath.Split(path) // unlike filepath.Dir, does not clean away ".."
+		if dir == "" {
+			dir = "."
+		}
+		// A missing directory is left as it is: the write then fails naming it.
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		path = filepath.Join(dir, base)
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			// Relative to the link's own (already resolved) directory; no Join, so that ".."
+			// in dest is also left to EvalSymlinks in the next round.
+			dest = dir + string(filepath.Separator) + dest
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("resolve symlinks: more than %d links", maxSymlinks)
+}
+
+// tempName returns a fresh temporary name for target base name base in dir. The pattern matches
+// what renameio uses on Unix, so IsTemp recognises the temporary files of both.
+func tempName(dir, base string) string {
+	return filepath.Join(dir, "."+base+strconv.FormatInt(rand.Int64(), 10))
+}
+
+// writeTemp creates a new temporary file for base in dir with perm (less the umask), writes data,
+// syncs and closes it, and returns its name. On failure nothing is left behind.
+func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) {
+	var (
+		f   *os.File
+		err error
+	)
+	// O_EXCL makes a name collision (astronomically unlikely with 63 random bits, or a stale
+	// file from a crash) an error we retry instead of two writers sharing one temporary file.
+	for range 100 {
+		f, err = os.OpenFile(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return "", tempCreateError(dir, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = removeFile(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// tempCreateError reports a failure to create a temporary file in dir by naming dir rather than
+// the random temporary name, which would only confuse: "create temporary file in /x/missing: no
+// such file or directory". The cause stays wrapped for errors.Is.
+func tempCreateError(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("create temporary file in %s: %w", dir, err)
+}

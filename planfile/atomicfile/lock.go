@@ -1,0 +1,69 @@
+package atomicfile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLocked is wrapped by the error Lock returns when its timeout ran out.
+var ErrLocked = errors.New("locked by another gsd process")
+
+// lockRetryDelay is the pause between attempts to take a busy lock. Holders keep it for a few
+// milliseconds (read, edit, write), so polling often costs little and keeps the wait short.
+const lockRetryDelay = 5 * time.Millisecond
+
+// Locked is a held lock; release it with Unlock.
+type Locked struct {
+	fl *flock.Flock
+}
+
+// Lock takes an exclusive advisory lock on the lock file at path, waiting at most timeout.
+//
+// The lock file is created with mode 0644 (less the umask) if missing, is never truncated and
+// never deleted: deleting it would let a waiter lock a file that a newcomer no longer sees. The
+// lock is flock(2) on Unix and LockFileEx on Windows, taken on a descriptor of its own, so it
+// excludes other processes and also other Lock calls in the same process; it is not reentrant.
+// The OS drops it when the holder exits, even by SIGKILL, and the descriptor is close-on-exec, so
+// child processes do not inherit it. A timeout of zero or less tries exactly once. When the
+// timeout runs out the error wraps ErrLocked and names the lock file; when ctx ends first it wraps
+// ctx's error.
+func Lock(ctx context.Context, path string, timeout time.Duration) (*Locked, error) {
+	fl := flock.New(path, flock.SetPermissions(0o644))
+	var (
+		ok  bool
+		err error
+	)
+	if timeout <= 0 {
+		if err = ctx.Err(); err == nil {
+			ok, err = fl.TryLock()
+		}
+	} else {
+		tctx, cancel := context.WithTimeout(ctx, timeout)
+		ok, err = fl.TryLockContext(tctx, lockRetryDelay)
+		cancel()
+		// Only our own deadline means "busy"; the caller's cancellation or deadline is reported
+		// as such below.
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = nil
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	case !ok:
+		return nil, fmt.Errorf("lock %s: %w (waited %v)", path, ErrLocked, max(timeout, 0))
+	}
+	return &Locked{fl: fl}, nil
+}
+
+// Unlock releases the lock; calling it again does nothing.
+func (l *Locked) Unlock() error {
+	if err := l.fl.Unlock(); err != nil {
+		return fmt.Errorf("unlock %s: %w", l.fl.Path(), err)
+	}
+	return nil
+}

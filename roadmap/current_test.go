@@ -1,0 +1,387 @@
+package roadmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+)
+
+// project builds a MapFS from "path: content" pairs; content may be empty.
+func project(kv ...string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
+	}
+	return m
+}
+
+const progressHeader = "| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n"
+
+func TestFindCurrent(t *testing.T) {
+	const ph = ".planning/phases/"
+	tests := []struct {
+		name       string
+		fsys       fstest.MapFS
+		wantPhase  string // "" for no current phase
+		wantDir    string
+		wantName   string
+		wantActive string // base name of the active plan, "" for none
+		wantMarked []string
+	}{
+		{
+			name: "roadmap marks one phase",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 2. Core | 2/2 | Complete | 2026-01-02 |\n"+
+					"| 3. Import | 1/3 | In progress | - |\n",
+				ph+"02-core/02-01-PLAN.md", "", // abandoned plan in a complete phase
+				ph+"03-import/03-01-PLAN.md", "", ph+"03-import/03-01-SUMMARY.md", "",
+				ph+"03-import/03-02-PLAN.md", "",
+				ph+"03-import/03-03-PLAN.md", "",
+			),
+			wantPhase: "3", wantDir: ph + "03-import", wantName: "Import",
+			wantActive: "03-02-PLAN.md", wantMarked: []string{"3"},
+		},
+		{
+			name: "two marked, the first has unfinished plans",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 8. Validation | 1/3 | In progress | - |\n"+
+					"| 9. Fixes | 2/3 | In Progress|\n",
+				ph+"08-validation/08-01-PLAN.md", "", ph+"08-validation/08-01-SUMMARY.md", "",
+				ph+"08-validation/08-02-PLAN.md", "",
+				ph+"09-fixes/09-01-PLAN.md", "",
+			),
+			wantPhase: "8", wantDir: ph + "08-validation", wantName: "Validation",
+			wantActive: "08-02-PLAN.md", wantMarked: []string{"8", "9"},
+		},
+		{
+			name: "two marked, the first is finished on disk",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 9. Fixes | 2/3 | In Progress|\n"+
+					"| 08. Validation | 1/1 | in progress | - |\n",
+				ph+"8-validation/8-01-PLAN.md", "", ph+"8-validation/8-01-SUMMARY.md", "",
+				ph+"09-fixes/09-01-PLAN.md", "", ph+"09-fixes/09-01-SUMMARY.md", "",
+				ph+"09-fixes/09-01-FIX.md", "",
+				ph+"09-fixes/09-02-PLAN.md", "",
+			),
+			wantPhase: "9", wantDir: ph + "09-fixes", wantName: "Fixes",
+			wantActive: "09-01-FIX.md", wantMarked: []string{"8", "9"},
+		},
+		{
+			name: "marked by a checklist mark, decimal phase",
+			fsys: project(
+				".planning/ROADMAP.md", "- [x] **Phase 3: Import**\n- [ ] **Phase 3.1: Downloader** (In Progress) - (INSERTED)\n- [ ] **Phase 4: Sync**\n",
+				ph+"03-import/03-01-PLAN.md", "",
+				ph+"3.1-downloader/3.1-01-PLAN.md", "", ph+"3.1-downloader/3.1-01-SUMMARY.md", "",
+				ph+"3.1-downloader/3.1-02-PLAN.md", "",
+				ph+"04-sync/04-01-PLAN.md", "",
+			),
+			wantPhase: "3.1", wantDir: ph + "3.1-downloader", wantName: "Downloader",
+			wantActive: "3.1-02-PLAN.md", wantMarked: []string{"3.1"},
+		},
+		{
+			name: "marked phases all finished: the first marked, no active plan",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 4. Sync | 1/1 | In progress | - |\n"+
+					"| 5. Next | 0/0 | In progress | - |\n",
+				ph+"04-sync/04-01-PLAN.md", "", ph+"04-sync/04-01-SUMMARY.md", "",
+				ph+"06-later/06-01-PLAN.md", "",
+			),
+			wantPhase: "4", wantDir: ph + "04-sync", wantName: "Sync",
+			wantMarked: []string{"4", "5"},
+		},
+		{
+			name: "marked phase without a directory",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+"| 7. Planning | 0/TBD | In progress | - |\n",
+				ph+"06-done/06-01-PLAN.md", "",
+			),
+			wantPhase: "7", wantDir: "", wantName: "Planning",
+			wantMarked: []string{"7"},
+		},
+		{
+			name: "none marked: first unfinished phase not marked complete",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 1. Setup | 1/2 | Complete | 2026-01-01 |\n"+
+					"| 3. Docs | 0/1 | Deferred | - |\n"+
+					"| 4. Api | 0/1 | Not started | - |\n",
+				ph+"01-setup/01-01-PLAN.md", "",
+				ph+"02-unlisted/02-01-PLAN.md", "", ph+"02-unlisted/02-01-SUMMARY.md", "",
+				ph+"03-docs/03-01-PLAN.md", "",
+				ph+"04-api/04-01-PLAN.md", "",
+				ph+"05-later/05-01-PLAN.md", "",
+			),
+			wantPhase: "4", wantDir: ph + "04-api", wantName: "Api",
+			wantActive: "04-01-PLAN.md",
+		},
+		{
+			name: "collapsed milestone counts as complete",
+			fsys: project(
+				".planning/ROADMAP.md", "<details>\n<summary>v1</summary>\n\n### Phase 1: Old\n\n</details>\n\n- [ ] **Phase 2: New**\n",
+				ph+"01-old/01-01-PLAN.md", "",
+				ph+"02-new/02-01-PLAN.md", "",
+			),
+			wantPhase: "2", wantDir: ph + "02-new", wantName: "New",
+			wantActive: "02-01-PLAN.md",
+		},
+		{
+			name: "no ROADMAP.md: numeric, not string, order",
+			fsys: project(
+				ph+"10-ten/10-01-PLAN.md", "",
+				ph+"9-nine/9-01-PLAN.md", "",
+				ph+"3-three/3-01-PLAN.md", "", ph+"3-three/3-01-SUMMARY.md", "",
+				ph+"3.1-three-one/3.1-01-PLAN.md", "",
+			),
+			wantPhase: "3.1", wantDir: ph + "3.1-three-one", wantName: "three-one",
+			wantActive: "3.1-01-PLAN.md",
+		},
+		{
+			name: "nested plans layout",
+			fsys: project(
+				ph+"07-nested/plans/PLAN-01-a.md", "", ph+"07-nested/plans/SUMMARY-01-a.md", "",
+				ph+"07-nested/plans/PLAN-02-b.md", "",
+			),
+			wantPhase: "7", wantDir: ph + "07-nested", wantName: "nested",
+			wantActive: "PLAN-02-b.md",
+		},
+		{
+			name: "nothing left",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+"| 1. A | 1/1 | Complete | - |\n",
+				ph+"01-a/01-01-PLAN.md", "", ph+"01-a/01-01-SUMMARY.md", "",
+				ph+"02-b/02-CONTEXT.md", "",
+			),
+		},
+		{
+			name: "no phases directory",
+			fsys: project(".planning/PROJECT.md", "# P\n"),
+		},
+		{
+			name:      "empty roadmap",
+			fsys:      project(".planning/ROADMAP.md", "", ph+"01-a/01-01-PLAN.md", ""),
+			wantPhase: "1", wantDir: ph + "01-a", wantName: "a", wantActive: "01-01-PLAN.md",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cur, err := FindCurrent(tt.fsys, ".planning")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantPhase == "" {
+				if cur != nil {
+					t.Fatalf("got current phase %s, want none", cur.Phase.Num)
+				}
+				return
+			}
+			if cur == nil {
+				t.Fatalf("got no current phase, want %s", tt.wantPhase)
+			}
+			if got := cur.Phase.Num.String(); got != tt.wantPhase {
+				t.Errorf("phase = %s, want %s", got, tt.wantPhase)
+			}
+			if cur.Phase.Dir != tt.wantDir || cur.Phase.Name != tt.wantName {
+				t.Errorf("dir, name = %q, %q; want %q, %q", cur.Phase.Dir, cur.Phase.Name, tt.wantDir, tt.wantName)
+			}
+			active := ""
+			if cur.Active != nil {
+				active = cur.Active.Path[strings.LastIndexByte(cur.Active.Path, '/')+1:]
+				if !strings.HasPrefix(cur.Active.Path, tt.wantDir+"/") {
+					t.Errorf("active plan %s is not in %s", cur.Active.Path, tt.wantDir)
+				}
+			}
+			if active != tt.wantActive {
+				t.Errorf("active = %q, want %q", active, tt.wantActive)
+			}
+			var marked []string
+			for _, n := range cur.InProgress {
+				marked = append(marked, n.String())
+			}
+			if !slices.Equal(marked, tt.wantMarked) {
+				t.Errorf("InProgress = %v, want %v", marked, tt.wantMarked)
+			}
+			if _, ok := tt.fsys[".planning/ROADMAP.md"]; ok != (cur.Roadmap != nil) {
+				t.Errorf("Roadmap = %v, but ROADMAP.md exists = %v", cur.Roadmap, ok)
+			}
+		})
+	}
+}
+
+func TestFindCurrentUnreadableRoadmap(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"binary", []byte("# Roadmap\x00\x01"), ErrBinary},
+		{"too large", make([]byte, MaxFileSize+1), ErrTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{".planning/ROADMAP.md": {Data: tt.data}}
+			_, err := FindCurrent(fsys, ".planning")
+			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), ".planning/ROADMAP.md") {
+				t.Errorf("err = %v, want %v naming the file", err, tt.want)
+			}
+		})
+	}
+	// Exactly at the limit is fine.
+	big := make([]byte, MaxFileSize)
+	for i := range big {
+		big[i] = ' '
+	}
+	if _, err := FindCurrent(fstest.MapFS{".planning/ROADMAP.md": {Data: big}}, ".planning"); err != nil {
+		t.Errorf("file of MaxFileSize bytes: %v", err)
+	}
+	// A directory where ROADMAP.md should be is an error, not a panic.
+	if _, err := FindCurrent(fstest.MapFS{".planning/ROADMAP.md/x": {}}, ".planning"); err == nil {
+		t.Errorf("ROADMAP.md directory: want error")
+	}
+}
+
+func TestPlanningDir(t *testing.T) {
+	ws := ".planning/workstreams/viz/ROADMAP.md"
+	tests := []struct {
+		name       string
+		fsys       fstest.MapFS
+		workstream string
+		want       string
+		wantErr    string
+	}{
+		{"default", project(".planning/ROADMAP.md", ""), "", ".planning", ""},
+		{"active-workstream file", project(".planning/active-workstream", "viz\n", ws, ""), "", ".planning/workstreams/viz", ""},
+		{"first line only, CRLF and BOM", project(".planning/active-workstream", "\xef\xbb\xbf viz \r\nother\r\n", ws, ""), "", ".planning/workstreams/viz", ""},
+		{"empty file", project(".planning/active-workstream", "\n", ws, ""), "", ".planning", ""},
+		{"argument wins over the file", project(".planning/active-workstream", "other\n", ws, ""), "viz", ".planning/workstreams/viz", ""},
+		{"missing workstream", project(".planning/active-workstream", "gone\n"), "", "", `.planning/active-workstream: workstream "gone": no directory .planning/workstreams/gone`},
+		{"missing workstream from the argument", project(ws, ""), "gone", "", `workstream "gone": no directory .planning/workstreams/gone`},
+		{"path traversal", project(ws, ""), "../../etc", "", "invalid workstream name"},
+		{"dot dot", project(ws, ""), "..", "", "invalid workstream name"},
+		{"binary file", project(".planning/active-workstream", "viz\x00"), "", "", "binary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := PlanningDir(tt.fsys, tt.workstream)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("PlanningDir = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindCurrentWorkstream(t *testing.T) {
+	fsys := project(
+		".planning/active-workstream", "viz\n",
+		".planning/ROADMAP.md", progressHeader+"| 1. Main | 0/1 | In progress | - |\n",
+		".planning/phases/01-main/01-01-PLAN.md", "",
+		".planning/workstreams/viz/ROADMAP.md", "- [ ] **Phase 1: Viz Site** — first\n",
+		".planning/workstreams/viz/phases/01-viz-site/01-01-PLAN.md", "",
+		".planning/workstreams/viz/phases/01-viz-site/01-01-SUMMARY.md", "",
+		".planning/workstreams/viz/phases/01-viz-site/01-02-PLAN.md", "",
+	)
+	dir, err := PlanningDir(fsys, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := FindCurrent(fsys, dir)
+	if err != nil || cur == nil {
+		t.Fatalf("FindCurrent = %v, %v", cur, err)
+	}
+	want := ".planning/workstreams/viz/phases/01-viz-site/01-02-PLAN.md"
+	if cur.Active == nil || cur.Active.Path != want || cur.Phase.Name != "Viz Site" {
+		t.Errorf("got %+v active %+v, want %s", cur.Phase, cur.Active, want)
+	}
+	if cur.Roadmap.Path != ".planning/workstreams/viz/ROADMAP.md" {
+		t.Errorf("Roadmap.Path = %q", cur.Roadmap.Path)
+	}
+}
+
+// countingFS records every path opened through it; fs.ReadDir, fs.ReadFile
+// and fs.Stat all reach it through Open since it implements nothing else.
+type countingFS struct {
+	fsys fs.FS
+	mu   sync.Mutex
+	open []string
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.open = append(c.open, name)
+	c.mu.Unlock()
+	return c.fsys.Open(name)
+}
+
+// bigProject has n phases, all complete in the progress table but the last,
+// whose status is lastStatus; every phase directory holds done plans except
+// the last, which has one plan left.
+func bigProject(n int, lastStatus string) fstest.MapFS {
+	var rm strings.Builder
+	rm.WriteString("# Roadmap\n\n## Progress\n\n" + progressHeader)
+	m := fstest.MapFS{}
+	for i := 1; i <= n; i++ {
+		dir := fmt.Sprintf(".planning/phases/%03d-phase-%d", i, i)
+		status := "Complete"
+		if i == n {
+			status = lastStatus
+		}
+		fmt.Fprintf(&rm, "| %d. Phase %d | 2/2 | %s | - |\n", i, i, status)
+		for j := 1; j <= 2; j++ {
+			m[fmt.Sprintf("%s/%03d-%02d-PLAN.md", dir, i, j)] = &fstest.MapFile{}
+			if i < n || j == 1 {
+				m[fmt.Sprintf("%s/%03d-%02d-SUMMARY.md", dir, i, j)] = &fstest.MapFile{}
+			}
+		}
+		if i%7 == 0 { // finished phases with leftover plans must still be skipped
+			m[fmt.Sprintf("%s/%03d-03-PLAN.md", dir, i)] = &fstest.MapFile{}
+		}
+	}
+	m[".planning/ROADMAP.md"] = &fstest.MapFile{Data: []byte(rm.String())}
+	return m
+}
+
+func TestFindCurrentReadsOnlyWhatItNeeds(t *testing.T) {
+	for _, status := range []string{"In progress", "Not started"} {
+		t.Run(status, func(t *testing.T) {
+			c := &countingFS{fsys: bigProject(1000, status)}
+			cur, err := FindCurrent(c, ".planning")
+			if err != nil || cur == nil {
+				t.Fatalf("FindCurrent = %v, %v", cur, err)
+			}
+			if cur.Active == nil || cur.Active.ID != "1000-02" {
+				t.Fatalf("active = %+v, want 1000-02", cur.Active)
+			}
+			want := []string{".planning/ROADMAP.md", ".planning/phases", ".planning/phases/1000-phase-1000"}
+			if !slices.Equal(c.open, want) {
+				t.Errorf("opened %d paths %q, want %q", len(c.open), head(c.open, 10), want)
+			}
+		})
+	}
+}
+
+func head(s []string, n int) []string { return s[:min(len(s), n)] }
+
+func BenchmarkFindCurrent(b *testing.B) {
+	fsys := bigProject(1000, "In progress")
+	b.ReportAllocs()
+	for b.Loop() {
+		cur, err := FindCurrent(fsys, ".planning")
+		if err != nil || cur == nil || cur.Active == nil {
+			b.Fatal(cur, err)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package roadmap
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// MaxFileSize is the largest file this package reads. A ROADMAP.md is a few
+// dozen KiB; anything this big is not one, and reading it on every agent turn
+// would be a cost nobody asked for.
+const MaxFileSize = 8 << 20
+
+// sniffLen is how much of a file is checked for NUL bytes, as git does.
+const sniffLen = 8000
+
+// Errors for files that are not text this package can read. They are wrapped
+// with the file's path.
+var (
+	ErrTooLarge = fmt.Errorf("file is larger than %d MiB", MaxFileSize>>20)
+	ErrBinary   = errors.New("file is binary (contains NUL bytes)")
+)
+
+// readText reads a small text file through fsys, refusing files over
+// MaxFileSize and files with NUL bytes near the start.
+func readText(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil {
+		if fi.IsDir() {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+		}
+		if fi.Size() > MaxFileSize {
+			return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
+	}
+	if bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
+		return nil, fmt.Errorf("%s: %w", name, ErrBinary)
+	}
+	return b, nil
+}
+
+// ReadRoadmap reads and parses <planningDir>/ROADMAP.md. A missing file gives
+// a nil roadmap and no error: projects without one still have phases on disk.
+func ReadRoadmap(fsys fs.FS, planningDir string) (*Roadmap, error) {
+	name := path.Join(planningDir, "ROADMAP.md")
+	b, err := readText(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseRoadmap(name, b), nil
+}
+
+// PlanningDir returns the planning directory to use: ".planning", or
+// ".planning/workstreams/<ws>" when a workstream is active. workstream is
+// GSD_WORKSTREAM as the caller read it; when empty, the first line of
+// .planning/active-workstream names the workstream, if that file exists. A
+// named workstream whose directory does not exist is an error rather than a
+// silent fall back to .planning, which would show another workstream's phases.
+func PlanningDir(fsys fs.FS, workstream string) (string, error) {
+	const root = ".planning"
+	source := "" // the file that named the workstream, for errors
+	ws := strings.TrimSpace(workstream)
+	if ws == "" {
+		name := path.Join(root, "active-workstream")
+		b, err := readText(fsys, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return root, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		first, _, _ := strings.Cut(string(b), "\n")
+		ws = strings.TrimSpace(first)
+		if ws == "" {
+			return root, nil
+		}
+		source = name
+	}
+	dir := path.Join(root, "workstreams", ws)
+	var err error
+	if ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
+		err = fmt.Errorf("invalid workstream name %q", ws)
+	} else if fi, serr := fs.Stat(fsys, dir); errors.Is(serr, fs.ErrNotExist) || serr == nil && !fi.IsDir() {
+		err = fmt.Errorf("workstream %q: no directory %s", ws, dir)
+	} else if serr != nil {
+		err = serr
+	} else {
+		return dir, nil
+	}
+	if source != "" {
+		err = fmt.Errorf("%s: %w", source, err)
+	}
+	return "", err
+}
+
+// Phase is one phase of the project: its number, its name, its directory and,
+// once scanned, its plans.
+type Phase struct {
+	Num   PhaseNum
+	Name  string // from ROADMAP.md when known, else the directory's slug
+	Dir   string // relative to the project root; "" if the phase has no directory
+	Plans []Plan // filled only when the directory was scanned, in plan order
+}
+
+// PhaseDirs lists <planningDir>/phases with a single ReadDir and returns the
+// directories named like phases ("03-core-encryption", "3.1-downloader",
+// "CK-01-setup"), in numeric order. Plans are not scanned. A missing phases
+// directory gives no phases and no error.
+func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
+	dir := path.Join(planningDir, "phases")
+	ents, err := fs.ReadDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Phase
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		n, slug, ok := phaseDirName(e.Name())
+		if !ok {
+			continue
+		}
+		out = append(out, Phase{Num: n, Name: slug, Dir: path.Join(dir, e.Name())})
+	}
+	// ReadDir sorts by name; a stable sort keeps "03-a" before "3-b".
+	slices.SortStableFunc(out, func(a, b Phase) int { return a.Num.Compare(b.Num) })
+	return out, nil
+}
+
+// phaseDirName parses a phase directory name "NN-slug" (or just "NN").
+func phaseDirName(name string) (PhaseNum, string, bool) {
+	n, rest, ok := parsePhasePrefix(name)
+	if !ok {
+		return PhaseNum{}, "", false
+	}
+	if rest == "" {
+		return n, "", true
+	}
+	if rest[0] != '-' {
+		return PhaseNum{}, "", false
+	}
+	return n, rest[1:], true
+}

@@ -1,0 +1,123 @@
+package roadmap
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func FuzzParseRoadmap(f *testing.F) {
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*.md"))
+	for _, p := range fixtures {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		"",
+		"- [x] **Phase 1: A**",
+		"| Phase | Status |\n|---|---|\n| 1. A | In Progress|",
+		"<details>\n### Phase 2\n",
+		"<!--\n```\n-->\n### Phase 3",
+		"### Phase 99999999999999999999: Overflow",
+		"- [ ] **Phase 1.2.3.4C: X** ((nested)) (In Progress",
+		"|\n|-|\n|",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		r := ParseRoadmap("ROADMAP.md", src)
+		lines := strings.Count(string(src), "\n") + 1
+		for i, e := range r.Phases {
+			n, ok := ParsePhaseNum(e.Num.String())
+			if !ok || !n.Equal(e.Num) || e.Num.IsZero() {
+				t.Fatalf("entry %d has invalid number %q (raw %q)", i, e.Num, e.Num.Raw())
+			}
+			if i > 0 && r.Phases[i-1].Num.Compare(e.Num) >= 0 {
+				t.Fatalf("entries not sorted and unique: %s then %s", r.Phases[i-1].Num, e.Num)
+			}
+			if e.Line < 1 || e.Line > lines {
+				t.Fatalf("entry %s: line %d outside 1..%d", e.Num, e.Line, lines)
+			}
+			if e.Status.String() == "" {
+				t.Fatalf("entry %s: unnamed status %d", e.Num, e.Status)
+			}
+		}
+		for _, n := range InProgress(r) {
+			if e, ok := r.Lookup(n); !ok || e.Status != StatusInProgress {
+				t.Fatalf("InProgress lists %s, Lookup says %+v %v", n, e, ok)
+			}
+		}
+	})
+}
+
+func FuzzPhaseNum(f *testing.F) {
+	for _, s := range [][2]string{
+		{"3", "03"}, {"3.1", "3"}, {"04.1", "4.1"}, {"12.3.1", "12.3"}, {"099", "99"},
+		{"16C", "16"}, {"16C", "16.1"}, {"CK-01", "1"}, {"0", "00"}, {"1a", "1A"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		n, okA := ParsePhaseNum(a)
+		m, okB := ParsePhaseNum(b)
+		for _, x := range []struct {
+			s  string
+			n  PhaseNum
+			ok bool
+		}{{a, n, okA}, {b, m, okB}} {
+			if !x.ok {
+				continue
+			}
+			if x.n.Compare(x.n) != 0 {
+				t.Fatalf("%q does not equal itself", x.s)
+			}
+			again, ok := ParsePhaseNum(x.n.String())
+			if !ok || !again.Equal(x.n) || again.String() != x.n.String() {
+				t.Fatalf("%q: String %q does not reparse to an equal number", x.s, x.n)
+			}
+		}
+		if okA && okB {
+			if n.Compare(m) != -m.Compare(n) {
+				t.Fatalf("Compare(%q, %q) = %d but Compare(%q, %q) = %d", a, b, n.Compare(m), b, a, m.Compare(n))
+			}
+			if n.Equal(m) != (n.String() == m.String()) {
+				t.Fatalf("%q and %q: Equal = %v but canonical forms %q, %q", a, b, n.Equal(m), n, m)
+			}
+		}
+	})
+}
+
+// FuzzPlanFiles checks that any file name in a phase directory is handled
+// without panics, that plan ids are stable, and that a file is never both a
+// plan and a summary.
+func FuzzPlanFiles(f *testing.F) {
+	for _, s := range []string{"03-01-PLAN.md", "10-01-FIX-SUMMARY.md", "12-PLAN-01.md", "PLAN-01-x.md", "SUMMARY.md", "CK-1-2-FIX.md", "-.md"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if strings.ContainsAny(name, "/\x00") || name == "" || name == "." || name == ".." {
+			return
+		}
+		id, ok := PlanID(name)
+		if ok && id == "" {
+			t.Fatalf("PlanID(%q) ok with an empty id", name)
+		}
+		PhaseOf("x/phases/01-a/" + name)
+		fsys := fstest.MapFS{"d/01-a/" + name: {}}
+		plans, err := ScanPlans(fsys, "d/01-a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != (len(plans) == 1) {
+			t.Fatalf("PlanID(%q) = %v but ScanPlans found %d plans", name, ok, len(plans))
+		}
+		for _, p := range plans {
+			if p.Done() {
+				t.Fatalf("%q completes itself", name)
+			}
+		}
+	})
+}

@@ -1,0 +1,341 @@
+package roadmap
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Roadmap is what ROADMAP.md says about the project's phases.
+type Roadmap struct {
+	Path   string  // the file it was parsed from, relative to the project root
+	Phases []Entry // one per phase number, in numeric order
+}
+
+// Entry is one phase as the roadmap describes it, merged from its checklist
+// line, its detail heading and its progress table row.
+type Entry struct {
+	Num    PhaseNum
+	Name   string
+	Status Status
+	Line   int // 1-based line of the phase's first mention
+}
+
+// Lookup returns the roadmap's entry for phase n, compared as numbers.
+func (r *Roadmap) Lookup(n PhaseNum) (Entry, bool) {
+	if r == nil {
+		return Entry{}, false
+	}
+	i, ok := slices.BinarySearchFunc(r.Phases, n, func(e Entry, n PhaseNum) int { return e.Num.Compare(n) })
+	if !ok {
+		return Entry{}, false
+	}
+	return r.Phases[i], true
+}
+
+// InProgress returns the phases the roadmap marks in progress, in numeric
+// order; none for a nil roadmap.
+func InProgress(r *Roadmap) []PhaseNum {
+	if r == nil {
+		return nil
+	}
+	var out []PhaseNum
+	for _, e := range r.Phases {
+		if e.Status == StatusInProgress {
+			out = append(out, e.Num)
+		}
+	}
+	return out
+}
+
+// facts collects what each part of the roadmap says about one phase before
+// they are merged into an Entry.
+type facts struct {
+	num       PhaseNum
+	line      int
+	name      string
+	nameRank  int    // which source the name came from: higher is fuller
+	table     Status // the progress table's Status cell
+	mark      Status // an explicit "(In Progress)" / "(completed ...)" mark
+	box       Status // the checklist checkbox
+	collapsed bool   // every mention is inside a <details> block
+}
+
+const (
+	nameFromTable = iota + 1
+	nameFromHeading
+	nameFromChecklist
+)
+
+var (
+	checklistRe = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`)
+	headingRe   = regexp.MustCompile(`^\s{0,3}#{1,6}\s+(.*)$`)
+	phaseWordRe = regexp.MustCompile(`^[^\pL\pN]*(?i:phase)\s+`)
+	parenRe     = regexp.MustCompile(`\(([^()]*)\)`)
+)
+
+// ParseRoadmap reads the phases out of a ROADMAP.md. It never fails: lines it
+// does not understand are skipped, and an empty or unrelated file gives a
+// roadmap without phases.
+//
+// A phase's status comes from, in order of precedence: its progress table row
+// (GSD rewrites the table on every completed plan, so it is the freshest); an
+// explicit status mark on its checklist line or heading ("(In Progress)",
+// "(completed 2026-01-05)"); its checkbox ("[x]" complete, "[ ]" not started,
+// or inserted when marked "(INSERTED)"); and finally, for a phase mentioned
+// only inside a collapsed <details> block, complete, since GSD collapses
+// shipped milestones. Fenced code and HTML comments are ignored.
+func ParseRoadmap(path string, src []byte) *Roadmap {
+	byNum := map[string]*facts{}
+	var order []*facts
+	get := func(n PhaseNum, line int, collapsed bool) *facts {
+		k := n.String()
+		f := byNum[k]
+		if f == nil {
+			f = &facts{num: n, line: line, collapsed: collapsed}
+			byNum[k] = f
+			order = append(order, f)
+		}
+		f.collapsed = f.collapsed && collapsed
+		return f
+	}
+
+	lines := visibleLines(src)
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if i+1 < len(lines) && strings.Contains(l.text, "|") && isDelimiterRow(lines[i+1].text) {
+			i = parseTable(lines, i, get)
+			continue
+		}
+		if m := checklistRe.FindStringSubmatch(l.text); m != nil {
+			n, name, marks, ok := phaseRef(m[2])
+			if !ok {
+				continue
+			}
+			f := get(n, l.num, l.collapsed)
+			f.setName(name, nameFromChecklist)
+			if marks.status != StatusUnknown && f.mark == StatusUnknown {
+				f.mark = marks.status
+			}
+			box := StatusNotStarted
+			switch {
+			case m[1] != " ":
+				box = StatusComplete
+			case marks.inserted:
+				box = StatusInserted
+			}
+			if f.box == StatusUnknown {
+				f.box = box
+			}
+			continue
+		}
+		if m := headingRe.FindStringSubmatch(l.text); m != nil {
+			n, name, marks, ok := phaseRef(m[1])
+			if !ok {
+				continue
+			}
+			f := get(n, l.num, l.collapsed)
+			f.setName(name, nameFromHeading)
+			if marks.status != StatusUnknown && f.mark == StatusUnknown {
+				f.mark = marks.status
+			}
+		}
+	}
+
+	r := &Roadmap{Path: path}
+	for _, f := range order {
+		r.Phases = append(r.Phases, f.entry())
+	}
+	slices.SortStableFunc(r.Phases, func(a, b Entry) int { return a.Num.Compare(b.Num) })
+	return r
+}
+
+func (f *facts) setName(name string, rank int) {
+	if name != "" && rank > f.nameRank {
+		f.name, f.nameRank = name, rank
+	}
+}
+
+func (f *facts) entry() Entry {
+	st := StatusUnknown
+	for _, s := range []Status{f.table, f.mark, f.box} {
+		if s != StatusUnknown {
+			st = s
+			break
+		}
+	}
+	if st == StatusUnknown && f.collapsed {
+		st = StatusComplete
+	}
+	return Entry{Num: f.num, Name: f.name, Status: st, Line: f.line}
+}
+
+// phaseMarks is what the parenthesised groups of a checklist line or heading
+// say: "(INSERTED)" is recorded apart from the status because an inserted
+// phase can be complete.
+type phaseMarks struct {
+	status   Status
+	inserted bool
+}
+
+// phaseRef parses "Phase 3.1: Name (INSERTED) - description" at the start of
+// s, after optional bold markers or symbols.
+func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
+	loc := phaseWordRe.FindStringIndex(s)
+	if loc == nil {
+		return PhaseNum{}, "", phaseMarks{}, false
+	}
+	bold := strings.Contains(s[:loc[1]], "**") || strings.Contains(s[:loc[1]], "__")
+	n, rest, ok := parsePhasePrefix(s[loc[1]:])
+	if !ok {
+		return PhaseNum{}, "", phaseMarks{}, false
+	}
+	var marks phaseMarks
+	for _, m := range parenRe.FindAllStringSubmatch(rest, -1) {
+		switch st := ParseStatus(m[1]); st {
+		case StatusUnknown:
+		case StatusInserted:
+			marks.inserted = true
+		default:
+			if marks.status == StatusUnknown {
+				marks.status = st
+			}
+		}
+	}
+	name := strings.TrimLeft(rest, ".: \t-—–")
+	if bold {
+		// "**Phase 1: Name** - desc", or "**Phase 1:** Name - desc" where the
+		// emphasis closes before the name.
+		for _, em := range []string{"**", "__"} {
+			if rest, ok := strings.CutPrefix(name, em); ok {
+				name = strings.TrimLeft(rest, ".: \t-—–")
+				break
+			}
+			if i := strings.Index(name, em); i >= 0 {
+				name = name[:i]
+				break
+			}
+		}
+	}
+	return n, cleanName(name), marks, true
+}
+
+// cleanName trims a phase name taken from a checklist line, heading or table
+// cell: the description after a dash, trailing "(...)" groups and emphasis.
+func cleanName(s string) string {
+	for _, sep := range []string{" - ", " — ", " – ", " -- "} {
+		if i := strings.Index(s, sep); i >= 0 {
+			s = s[:i]
+		}
+	}
+	s = strings.Trim(s, " \t*_")
+	for strings.HasSuffix(s, ")") {
+		i := strings.LastIndexByte(s, '(')
+		if i < 0 {
+			break
+		}
+		s = strings.TrimRight(s[:i], " \t")
+	}
+	s = strings.Trim(s, " \t*_:.-—–")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isDelimiterRow reports whether line is a table's header delimiter row such
+// as "|---|:---:|".
+func isDelimiterRow(line string) bool {
+	t := strings.TrimSpace(line)
+	if !strings.Contains(t, "-") || !strings.Contains(t, "|") {
+		return false
+	}
+	return strings.Trim(t, "|-: \t") == ""
+}
+
+// splitRow splits a table row into trimmed cells; the outer pipes are
+// optional and a missing space before a pipe ("In Progress|") is fine.
+func splitRow(line string) []string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimPrefix(t, "|")
+	t = strings.TrimSuffix(t, "|")
+	cells := strings.Split(t, "|")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
+	}
+	return cells
+}
+
+// parseTable reads the table whose header is lines[i] and returns the index
+// of its last row. Only tables with both a Phase and a Status column count;
+// the columns are found by name, so their order and number do not matter.
+func parseTable(lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
+	header := splitRow(lines[i].text)
+	phaseCol, statusCol := -1, -1
+	for c, h := range header {
+		h = strings.ToLower(strings.Trim(h, " *_`"))
+		switch {
+		case phaseCol < 0 && strings.HasPrefix(h, "phase"):
+			phaseCol = c
+		case statusCol < 0 && strings.HasPrefix(h, "status"):
+			statusCol = c
+		}
+	}
+	j := i + 2
+	for ; j < len(lines); j++ {
+		l := lines[j]
+		if !strings.Contains(l.text, "|") {
+			break
+		}
+		if phaseCol < 0 || statusCol < 0 {
+			continue
+		}
+		cells := splitRow(l.text)
+		if phaseCol >= len(cells) {
+			continue
+		}
+		n, name, ok := phaseCell(cells[phaseCol])
+		if !ok {
+			continue
+		}
+		st := StatusUnknown
+		if statusCol < len(cells) {
+			st = ParseStatus(cells[statusCol])
+		}
+		if st == StatusUnknown && len(cells) != len(header) {
+			// A row with a missing or extra cell has its columns shifted:
+			// take the one cell that reads as a status.
+			for c, cell := range cells {
+				if c != phaseCol {
+					if s := ParseStatus(cell); s != StatusUnknown {
+						st = s
+						break
+					}
+				}
+			}
+		}
+		f := get(n, l.num, l.collapsed)
+		f.setName(name, nameFromTable)
+		if f.table == StatusUnknown {
+			f.table = st
+		}
+	}
+	return j - 1
+}
+
+// phaseCell parses a progress table's phase cell: "1. Foundation",
+// "3.1 Name", "4.1. Name", "01 Foundation", optionally "Phase 1: Name" or bold.
+func phaseCell(cell string) (PhaseNum, string, bool) {
+	c := strings.Trim(cell, " \t*_`")
+	if len(c) > 6 && strings.EqualFold(c[:5], "phase") && (c[5] == ' ' || c[5] == '\t') {
+		c = strings.TrimLeft(c[6:], " \t")
+	}
+	n, rest, ok := parsePhasePrefix(c)
+	if !ok {
+		return PhaseNum{}, "", false
+	}
+	if rest != "" && !strings.ContainsRune(" \t.:-—–", []rune(rest)[0]) {
+		return PhaseNum{}, "", false
+	}
+	if len(rest) > 1 && rest[0] == '-' && isDigit(rest[1]) {
+		return PhaseNum{}, "", false // a date such as 2026-01-05, not "1 - Name"
+	}
+	return n, cleanName(strings.TrimLeft(rest, ".: \t-—–")), true
+}

@@ -1,0 +1,232 @@
+package roadmap
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseStatus(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Status
+	}{
+		{"Complete", StatusComplete},
+		{"✓ Complete", StatusComplete},
+		{"✅ Complete", StatusComplete},
+		{"Complete   ", StatusComplete},
+		{"complete", StatusComplete},
+		{"Completed", StatusComplete},
+		{"completed 2026-01-05", StatusComplete},
+		{"Complete (verified PASS 4/4)", StatusComplete},
+		{"**Complete**", StatusComplete},
+		{"Done", StatusComplete},
+		{"Shipped", StatusComplete},
+		{"✅", StatusComplete},
+		{"In progress", StatusInProgress},
+		{"In Progress", StatusInProgress},
+		{"IN PROGRESS", StatusInProgress},
+		{"in-progress", StatusInProgress},
+		{"in_progress", StatusInProgress},
+		{"In\tProgress", StatusInProgress},
+		{"🚧 In Progress", StatusInProgress},
+		{"🚧", StatusInProgress},
+		{"Not started", StatusNotStarted},
+		{"Not Started", StatusNotStarted},
+		{"not-started", StatusNotStarted},
+		{"Pending", StatusNotStarted},
+		{"Planned", StatusPlanned},
+		{"Inserted", StatusInserted},
+		{"INSERTED", StatusInserted},
+		{"Deferred", StatusDeferred},
+		{"", StatusUnknown},
+		{"-", StatusUnknown},
+		{"—", StatusUnknown},
+		{"Incomplete", StatusUnknown},
+		{"Completely different", StatusUnknown},
+		{"Completex", StatusUnknown},
+		{"2/3", StatusUnknown},
+		{"1/1 plans", StatusUnknown},
+	}
+	for _, tt := range tests {
+		if got := ParseStatus(tt.in); got != tt.want {
+			t.Errorf("ParseStatus(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// summary renders a roadmap as one "num status name @line" string per phase.
+func summary(r *Roadmap) []string {
+	var out []string
+	for _, e := range r.Phases {
+		out = append(out, fmt.Sprintf("%s %s %q @%d", e.Num, e.Status, e.Name, e.Line))
+	}
+	return out
+}
+
+func TestParseRoadmapFixtures(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"checklist.md", []string{
+			`1 complete "Scaffold" @13`,    // checked, inside <details>
+			`2 complete "Wire Format" @14`, // no bold
+			`2.1 complete "Hotfix Parser" @15`,
+			`3 inserted "Cleanup" @16`, // unchecked inside <details>: marked otherwise
+			`4 complete "Handshake" @23`,
+			`5 complete "Fanout" @22`, // out of numeric order in the file
+			`6 in-progress "Backpressure" @24`,
+			`6.1 inserted "Metrics" @25`,
+			`7 not-started "Tab Indented" @26`,
+			`8 not-started "Docs" @27`,
+		}},
+		{"headings.md", []string{
+			`0 complete "Spike" @22`, // heading inside <details>
+			`1 unknown "Bootstrap" @5`,
+			`3 unknown "" @9`,
+			`3.1 unknown "Urgent Fix" @12`,
+			`4 complete "Storage" @15`,
+			`5 in-progress "Sync" @17`,
+		}},
+		{"table4.md", []string{
+			`1 complete "Foundation" @7`, // "01 Duplicate Of One" merges into phase 1
+			`2 complete "Core" @8`,
+			`3.1 complete "Downloader" @9`,
+			`4.1 inserted "Inserted Work" @10`,
+			`10 in-progress "Flow" @12`,
+			`11 not-started "Next" @13`,
+		}},
+		{"table5.md", []string{
+			`1 complete "Foundation" @7`,
+			`4.1 complete "API Testing" @8`,
+			`12.3.1 complete "Identity Cleanup" @9`,
+			`13 in-progress "Versioning" @10`,
+			`15 not-started "Search" @11`,
+			`16C planned "Polish" @12`,
+			`17 deferred "Nitro" @13`,
+			`18 unknown "Billing" @14`,
+			`19 not-started "Shifted" @15`, // a short row: the status cell moved left
+		}},
+		{"table-order.md", []string{
+			`1 complete "One" @5`,
+			`2 complete "Two" @6`,
+			`3 complete "Three" @7`,
+			`4 in-progress "Four" @8`,
+			`5 in-progress "Five" @9`,
+			`6 not-started "Six" @10`,
+			`7 not-started "Seven" @11`,
+			`8 planned "Eight" @12`,
+			`9 inserted "Nine" @13`,
+			`10 deferred "Ten" @14`,
+			`11 complete "Eleven" @15`,
+			`12 complete "Twelve" @16`,
+			`13 in-progress "Thirteen" @17`,
+			`14 unknown "Fourteen" @18`,
+			`15 unknown "Fifteen" @19`,
+		}},
+		{"ignored.md", []string{
+			`1 complete "Real" @3`,
+			`9 planned "Visible" @26`, // the table goes on past a comment line,
+		}},
+		{"two-in-progress.md", []string{
+			`1 complete "Analysis" @3`,
+			`8 in-progress "Validation" @4`,
+			`9 in-progress "Bug Fixes" @5`,
+		}},
+		{"crlf-bom.md", []string{
+			`1 complete "Windows" @3`,
+			`2 in-progress "Line Endings" @4`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := ParseRoadmap(".planning/ROADMAP.md", src)
+			if got := summary(r); !slices.Equal(got, tt.want) {
+				t.Errorf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(tt.want, "\n\t"))
+			}
+			if r.Path != ".planning/ROADMAP.md" {
+				t.Errorf("Path = %q", r.Path)
+			}
+
+			// Line endings, a BOM and tabs for spaces change nothing.
+			for name, variant := range map[string][]byte{
+				"crlf+bom": append([]byte("\xef\xbb\xbf"), bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))...),
+				"lf":       bytes.TrimPrefix(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\xef\xbb\xbf")),
+			} {
+				if got := summary(ParseRoadmap("x", variant)); !slices.Equal(got, tt.want) {
+					t.Errorf("%s variant:\n\t%s", name, strings.Join(got, "\n\t"))
+				}
+			}
+		})
+	}
+}
+
+func TestInProgressAndLookup(t *testing.T) {
+	src, err := os.ReadFile("testdata/two-in-progress.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ParseRoadmap("ROADMAP.md", src)
+	var got []string
+	for _, n := range InProgress(r) {
+		got = append(got, n.String())
+	}
+	if !slices.Equal(got, []string{"8", "9"}) {
+		t.Errorf("InProgress = %v", got)
+	}
+	if e, ok := r.Lookup(mustPhase(t, "08")); !ok || e.Status != StatusInProgress {
+		t.Errorf("Lookup(08) = %+v, %v", e, ok)
+	}
+	if _, ok := r.Lookup(mustPhase(t, "8.1")); ok {
+		t.Errorf("Lookup(8.1) found a phase that is not there")
+	}
+	if InProgress(nil) != nil {
+		t.Errorf("InProgress(nil) != nil")
+	}
+	var nilRoadmap *Roadmap
+	if _, ok := nilRoadmap.Lookup(mustPhase(t, "1")); ok {
+		t.Errorf("nil roadmap Lookup found something")
+	}
+}
+
+func TestParseRoadmapEdgeCases(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"only bom", "\xef\xbb\xbf", nil},
+		{"no final newline", "- [ ] Phase 1: A", []string{`1 not-started "A" @1`}},
+		{"bold closes before name", "- [x] **Phase 2:** Named - desc", []string{`2 complete "Named" @1`}},
+		{"unclosed fence hides the rest", "- [x] Phase 1: A\n```\n- [ ] Phase 2: B\n", []string{`1 complete "A" @1`}},
+		{"unclosed comment hides the rest", "- [x] Phase 1: A\n<!-- \n- [ ] Phase 2: B\n", []string{`1 complete "A" @1`}},
+		{"longer closing fence", "````\n```\n- [ ] Phase 2: B\n`````\n- [ ] Phase 3: C\n", []string{`3 not-started "C" @5`}},
+		{"fence in a list item", "- item\n  ```\n  ### Phase 4: X\n  ```\n", nil},
+		{"unbalanced details close", "</details>\n- [ ] Phase 1: A\n", []string{`1 not-started "A" @2`}},
+		{"project code", "### Phase CK-07: Coded\n", []string{`7 unknown "Coded" @1`}},
+		{"header without rows", "| Phase | Status |\n|---|---|\n", nil},
+		{"table at end of file", "| Phase | Status |\n|---|---|\n| 2. B | In progress |", []string{`2 in-progress "B" @3`}},
+		{"phase cell with prefix", "| Phase | Status |\n|---|---|\n| **Phase 2: B** | Complete |\n", []string{`2 complete "B" @3`}},
+		{"dashed phase cell", "| Phase | Status | Directory |\n|---|---|---|\n| 0 - Scaffolding | **Complete** | [x](./x/) |\n", []string{`0 complete "Scaffolding" @3`}},
+		{"not a phase cell", "| Phase | Status |\n|---|---|\n| Total | 3 |\n| 2026-01-01 | Complete |\n", nil},
+		{"checklist without Phase word", "- [x] 01-01: plan line\n- [ ] 1. Foundation\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := summary(ParseRoadmap("x", []byte(tt.src)))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

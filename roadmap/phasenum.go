@@ -1,0 +1,165 @@
+package roadmap
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// PhaseNum is a phase number such as 3, 3.1, 12.3.1 or 16C.
+//
+// Numbers compare segment by segment as integers, so "03" equals "3", "099"
+// equals "99", and 3 < 3.1 < 3.2 < 3.10 < 4. The zero value means "no phase"
+// and sorts before every real phase.
+type PhaseNum struct {
+	segs   []int
+	suffix byte // an upper-case letter, or 0
+	raw    string
+}
+
+// maxSegmentDigits bounds a segment's significant digits so values fit an int
+// everywhere; no real project numbers a phase past a billion.
+const maxSegmentDigits = 9
+
+// ParsePhaseNum parses a whole string as a phase number: digits, optional
+// ".digits" segments and an optional single letter suffix ("16C"), optionally
+// behind a project code ("CK-01", the code is dropped). Surrounding space is
+// not allowed.
+func ParsePhaseNum(s string) (PhaseNum, bool) {
+	n, rest, ok := parsePhasePrefix(s)
+	if !ok || rest != "" {
+		return PhaseNum{}, false
+	}
+	return n, true
+}
+
+// parsePhasePrefix parses the phase number at the start of s and returns what
+// follows it. The number must end at a character that cannot continue it, so
+// "01foundation" and "2x3" are rejected rather than misread.
+func parsePhasePrefix(s string) (PhaseNum, string, bool) {
+	i := 0
+	// A project code: letters and a dash right before the first digit (CK-01).
+	for i < len(s) && isLetter(s[i]) {
+		i++
+	}
+	if i > 0 {
+		if i+1 >= len(s) || s[i] != '-' || !isDigit(s[i+1]) {
+			return PhaseNum{}, s, false
+		}
+		i++
+	}
+	var segs []int
+	for {
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j == i {
+			return PhaseNum{}, s, false
+		}
+		digits := strings.TrimLeft(s[i:j], "0")
+		if len(digits) > maxSegmentDigits {
+			return PhaseNum{}, s, false
+		}
+		v := 0
+		if digits != "" {
+			v, _ = strconv.Atoi(digits) // cannot fail: at most 9 ASCII digits
+		}
+		segs = append(segs, v)
+		i = j
+		if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+			i++
+			continue
+		}
+		break
+	}
+	var suffix byte
+	if i < len(s) && isLetter(s[i]) {
+		suffix = upper(s[i])
+		i++
+	}
+	if i < len(s) && (isLetter(s[i]) || isDigit(s[i])) {
+		return PhaseNum{}, s, false
+	}
+	return PhaseNum{segs: segs, suffix: suffix, raw: s[:i]}, s[i:], true
+}
+
+// Compare returns -1, 0 or +1 as n sorts before, equal to or after m.
+// Segments compare numerically; a number sorts before its own decimal
+// insertions (3 < 3.1); a letter suffix sorts after the bare number and before
+// any decimal insertion (16 < 16A < 16C < 16.1 < 17).
+func (n PhaseNum) Compare(m PhaseNum) int {
+	for i := 0; i < len(n.segs) && i < len(m.segs); i++ {
+		if c := cmpInt(n.segs[i], m.segs[i]); c != 0 {
+			return c
+		}
+	}
+	// Same leading segments: the shorter number first, but a suffix on the
+	// shorter one still sorts before a longer one's decimals.
+	if c := cmpInt(len(n.segs), len(m.segs)); c != 0 {
+		return c
+	}
+	return cmpInt(int(n.suffix), int(m.suffix))
+}
+
+// Equal reports whether n and m are the same phase ("03" and "3" are).
+func (n PhaseNum) Equal(m PhaseNum) bool { return n.Compare(m) == 0 }
+
+// IsZero reports whether n is the zero value, that is no phase at all.
+func (n PhaseNum) IsZero() bool { return len(n.segs) == 0 }
+
+// String returns the canonical form: no leading zeros, no project code, an
+// upper-case suffix ("3", "3.1", "12.3.1", "16C"); "" for the zero value.
+func (n PhaseNum) String() string {
+	var b strings.Builder
+	for i, v := range n.segs {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strconv.Itoa(v))
+	}
+	if n.suffix != 0 {
+		b.WriteByte(n.suffix)
+	}
+	return b.String()
+}
+
+// Raw returns the number as it was written ("03", "04.1", "CK-01").
+func (n PhaseNum) Raw() string { return n.raw }
+
+// MarshalText encodes the canonical form, so JSON output shows "3.1".
+func (n PhaseNum) MarshalText() ([]byte, error) { return []byte(n.String()), nil }
+
+// UnmarshalText parses a phase number written in any accepted form.
+func (n *PhaseNum) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*n = PhaseNum{}
+		return nil
+	}
+	v, ok := ParsePhaseNum(string(b))
+	if !ok {
+		return fmt.Errorf("invalid phase number %q", b)
+	}
+	*n = v
+	return nil
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}

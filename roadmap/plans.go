@@ -1,0 +1,352 @@
+package roadmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Plan is one executable plan of a phase and, if it is done, its summary.
+type Plan struct {
+	ID      string // "03-01", "10-01-FIX", "12-01" (from 12-PLAN-01.md), "05" (phase level)
+	Path    string // relative to the project root, with '/'
+	Summary string // path of its SUMMARY, "" if none
+}
+
+// Done reports whether the plan's SUMMARY exists.
+func (p Plan) Done() bool { return p.Summary != "" }
+
+// ErrNotPlan is returned by FindPlan for a file whose name is not a plan's.
+var ErrNotPlan = errors.New("not a plan file")
+
+// fileKind says what a file in a phase directory is.
+type fileKind uint8
+
+const (
+	kindOther fileKind = iota
+	kindPlan
+	kindSummary
+)
+
+// planKey identifies a plan, so that a plan and its summary pair up however
+// each is spelled: "03-01-PLAN.md", "3-1-SUMMARY.md" and "03-PLAN-01.md" all
+// have the key {3, 1, false}.
+type planKey struct {
+	phase PhaseNum // zero when the name carries none (nested plans/ layout)
+	num   int      // plan number; -1 for a phase-level plan ("05-PLAN.md")
+	fix   bool     // a FIX plan, its own plan ordered right after its base
+}
+
+func (k planKey) String() string {
+	return fmt.Sprintf("%s/%d/%t", k.phase, k.num, k.fix)
+}
+
+// compare orders plans: by phase, numbered plans by number before the
+// phase-level plan (which in real projects is an overview or a fix-up of the
+// whole phase, so it comes last), a FIX plan right after its base.
+func (k planKey) compare(o planKey) int {
+	if c := k.phase.Compare(o.phase); c != 0 {
+		return c
+	}
+	kn, on := k.num, o.num
+	if kn < 0 {
+		kn = int(^uint(0) >> 1)
+	}
+	if on < 0 {
+		on = int(^uint(0) >> 1)
+	}
+	if c := cmpInt(kn, on); c != 0 {
+		return c
+	}
+	switch {
+	case k.fix == o.fix:
+		return 0
+	case o.fix:
+		return -1
+	}
+	return 1
+}
+
+// maxPlanDigits bounds a plan number's length; "03-20260105-PLAN.md" is no plan.
+const maxPlanDigits = 4
+
+// classify parses a file name from a phase directory (or its plans/
+// subdirectory). It recognises:
+//
+//	03-01-PLAN.md   03-01-SUMMARY.md       numbered plan (CK-03-01-PLAN.md too)
+//	03-PLAN-01.md   03-SUMMARY-01.md       the same, word first
+//	10-01-FIX.md    10-01-FIX-SUMMARY.md   fix plan
+//	05-PLAN.md      05-SUMMARY.md          phase-level plan
+//	06-FIX.md       06-FIX-SUMMARY.md      phase-level fix plan
+//	PLAN-01-x.md    SUMMARY-01-x.md        nested layout; no phase in the name
+//
+// id is the plan id as the name spells it ("03-01", "10-01-FIX", "01" for
+// the nested layout). Everything else, including a bare SUMMARY.md, is
+// kindOther: a summary without a plan id completes nothing.
+func classify(name string) (kind fileKind, key planKey, id string) {
+	stem, ok := strings.CutSuffix(name, ".md")
+	if !ok || stem == "" {
+		return kindOther, planKey{}, ""
+	}
+	toks := strings.Split(stem, "-")
+
+	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md.
+	if (toks[0] == "PLAN" || toks[0] == "SUMMARY") && len(toks) >= 2 {
+		n, ok := planNum(toks[1])
+		if !ok {
+			return kindOther, planKey{}, ""
+		}
+		kind = kindPlan
+		if toks[0] == "SUMMARY" {
+			kind = kindSummary
+		}
+		return kind, planKey{num: n}, toks[1]
+	}
+
+	// The phase: "03", "3.1", "16C", or a project code and a number "CK-03".
+	p := 1
+	if allLetters(toks[0]) && len(toks) > 1 {
+		p = 2
+	}
+	if len(toks) <= p {
+		return kindOther, planKey{}, ""
+	}
+	phase, ok := ParsePhaseNum(strings.Join(toks[:p], "-"))
+	if !ok {
+		return kindOther, planKey{}, ""
+	}
+	prefix := strings.Join(toks[:p], "-")
+	key = planKey{phase: phase, num: -1}
+	rest := toks[p:]
+
+	var num string
+	switch {
+	case len(rest) >= 2 && (rest[0] == "PLAN" || rest[0] == "SUMMARY") && isDigits(rest[1]):
+		// 12-PLAN-01.md: move the number in front of the word.
+		if len(rest) != 2 {
+			return kindOther, planKey{}, ""
+		}
+		num, rest = rest[1], rest[:1]
+	case len(rest) >= 1 && isDigits(rest[0]):
+		num, rest = rest[0], rest[1:]
+	}
+	if num != "" {
+		n, ok := planNum(num)
+		if !ok {
+			return kindOther, planKey{}, ""
+		}
+		key.num = n
+	}
+
+	switch strings.Join(rest, "-") {
+	case "PLAN":
+		kind = kindPlan
+	case "FIX":
+		kind, key.fix = kindPlan, true
+	case "SUMMARY":
+		kind = kindSummary
+	case "FIX-SUMMARY":
+		kind, key.fix = kindSummary, true
+	default:
+		return kindOther, planKey{}, ""
+	}
+	id = prefix
+	if num != "" {
+		id += "-" + num
+	}
+	if key.fix {
+		id += "-FIX"
+	}
+	return kind, key, id
+}
+
+// PlanID returns the plan id of a plan file name ("03-01-PLAN.md" -> "03-01",
+// "10-01-FIX.md" -> "10-01-FIX", "12-PLAN-01.md" -> "12-01", "05-PLAN.md" ->
+// "05"), and false for anything that is not a plan, summaries included.
+// Nested-layout names carry no phase ("PLAN-01-setup.md" -> "01"); ScanPlans
+// qualifies those with the phase of their directory.
+func PlanID(name string) (string, bool) {
+	kind, _, id := classify(name)
+	if kind != kindPlan {
+		return "", false
+	}
+	return id, true
+}
+
+// ScanPlans lists one phase directory, and its plans/ subdirectory when there
+// is one, and returns the plans in plan order, each paired with its SUMMARY by
+// plan id. No file is opened.
+func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
+	dirPhase, _, _ := phaseDirName(path.Base(dir))
+	type item struct {
+		key  planKey
+		plan Plan
+	}
+	var plans []item
+	summaries := map[string]string{}
+
+	scan := func(d string) (hasNested bool, err error) {
+		ents, err := fs.ReadDir(fsys, d)
+		if err != nil {
+			return false, err
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				hasNested = hasNested || e.Name() == "plans"
+				continue
+			}
+			kind, key, id := classify(e.Name())
+			if kind == kindOther {
+				continue
+			}
+			if key.phase.IsZero() {
+				// Nested layout: the directory says which phase.
+				key.phase = dirPhase
+				if !dirPhase.IsZero() {
+					id = dirPhase.Raw() + "-" + id
+				}
+			}
+			p := path.Join(d, e.Name())
+			if kind == kindSummary {
+				if _, dup := summaries[key.String()]; !dup {
+					summaries[key.String()] = p
+				}
+				continue
+			}
+			plans = append(plans, item{key, Plan{ID: id, Path: p}})
+		}
+		return hasNested, nil
+	}
+
+	nested, err := scan(dir)
+	if err != nil {
+		return nil, err
+	}
+	if nested {
+		if _, err := scan(path.Join(dir, "plans")); err != nil {
+			return nil, err
+		}
+	}
+
+	slices.SortStableFunc(plans, func(a, b item) int {
+		if c := a.key.compare(b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.plan.Path, b.plan.Path)
+	})
+	out := make([]Plan, len(plans))
+	for i, it := range plans {
+		it.plan.Summary = summaries[it.key.String()]
+		out[i] = it.plan
+	}
+	return out, nil
+}
+
+// PhaseOf returns the phase a plan belongs to: the number of its phase
+// directory (a directory under "phases" or an archived "vX.Y-phases", or the
+// parent of a nested plans/ directory), else the phase in its file name.
+// Quick tasks (".planning/quick/...") belong to no phase.
+func PhaseOf(planPath string) (PhaseNum, bool) {
+	p := cleanPath(planPath)
+	dir := path.Dir(p)
+	if path.Base(dir) == "plans" {
+		dir = path.Dir(dir)
+	}
+	parent := path.Base(path.Dir(dir))
+	if parent == "phases" || strings.HasSuffix(parent, "-phases") {
+		if n, _, ok := phaseDirName(path.Base(dir)); ok {
+			return n, true
+		}
+	}
+	if slices.Contains(strings.Split(dir, "/"), "quick") {
+		return PhaseNum{}, false
+	}
+	kind, key, _ := classify(path.Base(p))
+	if kind == kindOther || key.phase.IsZero() {
+		return PhaseNum{}, false
+	}
+	return key.phase, true
+}
+
+// FindPlan looks up one plan by path, for checking a session's plan: it lists
+// the plan's phase directory and returns the plan with its Summary set if the
+// plan is done. A plan file that no longer exists gives an error matching
+// fs.ErrNotExist; a path that does not name a plan gives ErrNotPlan.
+func FindPlan(fsys fs.FS, planPath string) (Plan, error) {
+	p := cleanPath(planPath)
+	if !fs.ValidPath(p) {
+		return Plan{}, &fs.PathError{Op: "find plan", Path: planPath, Err: fs.ErrInvalid}
+	}
+	if _, ok := PlanID(path.Base(p)); !ok {
+		return Plan{}, fmt.Errorf("%s: %w", p, ErrNotPlan)
+	}
+	dir := path.Dir(p)
+	if path.Base(dir) == "plans" {
+		dir = path.Dir(dir)
+	}
+	plans, err := ScanPlans(fsys, dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Plan{}, err
+	}
+	for _, pl := range plans {
+		if pl.Path == p {
+			return pl, nil
+		}
+	}
+	return Plan{}, &fs.PathError{Op: "find plan", Path: p, Err: fs.ErrNotExist}
+}
+
+// NextPlan returns the first plan after the one at path after that has no
+// SUMMARY yet, or nil when there is none or after is not among plans.
+func NextPlan(plans []Plan, after string) *Plan {
+	after = cleanPath(after)
+	for i, p := range plans {
+		if p.Path != after {
+			continue
+		}
+		for _, q := range plans[i+1:] {
+			if !q.Done() {
+				return &q
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// cleanPath normalises a root-relative path as callers may write it
+// ("./.planning//phases/x").
+func cleanPath(p string) string {
+	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	return strings.TrimPrefix(p, "./")
+}
+
+func planNum(s string) (int, bool) {
+	if s == "" || len(s) > maxPlanDigits || !isDigits(s) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}

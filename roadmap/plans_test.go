@@ -1,0 +1,328 @@
+package roadmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestPlanID(t *testing.T) {
+	tests := []struct {
+		name, id string
+		ok       bool
+	}{
+		{"03-01-PLAN.md", "03-01", true},
+		{"03-10-PLAN.md", "03-10", true},
+		{"3.1-01-PLAN.md", "3.1-01", true},
+		{"04.1-02-PLAN.md", "04.1-02", true},
+		{"12.3.1-04-PLAN.md", "12.3.1-04", true},
+		{"16C-01-PLAN.md", "16C-01", true},
+		{"CK-01-02-PLAN.md", "CK-01-02", true},
+		{"10-01-FIX.md", "10-01-FIX", true},
+		{"12-PLAN-01.md", "12-01", true},
+		{"12.2-PLAN-03.md", "12.2-03", true},
+		{"05-PLAN.md", "05", true},
+		{"06-FIX.md", "06-FIX", true},
+		{"PLAN-01-setup.md", "01", true},
+		{"PLAN-02.md", "02", true},
+
+		{"03-01-SUMMARY.md", "03-01", false},
+		{"10-01-FIX-SUMMARY.md", "10-01-FIX", false},
+		{"SUMMARY-01-setup.md", "01", false},
+		{"SUMMARY.md", "", false},
+		{"PLAN.md", "", false},
+		{"05-SUMMARY.md", "05", false},
+		{"03-CONTEXT.md", "", false},
+		{"03-RESEARCH.md", "", false},
+		{"10-01-ISSUES.md", "", false},
+		{"04-01-DOC-03-anchor-search.md", "", false},
+		{"04-03-phase3-evidence-summary.md", "", false},
+		{"12-RESEARCH-corekit.md", "", false},
+		{"12-PLAN-01-extra.md", "", false},
+		{".continue-here.md", "", false},
+		{"03-01-PLAN.md.bak", "", false},
+		{"03-01-plan.md", "", false},
+		{"03-20260105-PLAN.md", "", false},
+		{"DISCOVERY.md", "", false},
+		{"realism-fix-PLAN.md", "", false},
+		{".md", "", false},
+		{"-PLAN.md", "", false},
+		{"03--PLAN.md", "", false},
+	}
+	for _, tt := range tests {
+		id, ok := PlanID(tt.name)
+		if ok != tt.ok || (ok && id != tt.id) || (!ok && id != "") {
+			t.Errorf("PlanID(%q) = %q, %v; want %q, %v", tt.name, id, ok, tt.id, tt.ok)
+		}
+		if kind, _, id := classify(tt.name); kind == kindSummary && id != tt.id {
+			t.Errorf("classify(%q) summary id = %q, want %q", tt.name, id, tt.id)
+		}
+	}
+}
+
+// files builds a MapFS holding empty files at the given paths.
+func files(paths ...string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for _, p := range paths {
+		m[p] = &fstest.MapFile{}
+	}
+	return m
+}
+
+// planList renders plans as "ID" or "ID+" (done) with the file base names.
+func planList(plans []Plan) string {
+	var out []string
+	for _, p := range plans {
+		s := p.ID + "=" + p.Path[strings.LastIndexByte(p.Path, '/')+1:]
+		if p.Done() {
+			s += "+" + p.Summary[strings.LastIndexByte(p.Summary, '/')+1:]
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestScanPlans(t *testing.T) {
+	tests := []struct {
+		name  string
+		dir   string
+		files []string
+		want  string
+	}{
+		{
+			"pairs by id, numeric order, FIX after its base",
+			"p/10-flow",
+			[]string{
+				"10-10-PLAN.md", "10-02-PLAN.md", "10-02-SUMMARY.md",
+				"10-01-PLAN.md", "10-01-SUMMARY.md", "10-01-FIX.md", "10-01-FIX-SUMMARY.md", "10-01-ISSUES.md",
+				"10-03-PLAN.md", "10-CONTEXT.md", ".continue-here.md",
+			},
+			"10-01=10-01-PLAN.md+10-01-SUMMARY.md 10-01-FIX=10-01-FIX.md+10-01-FIX-SUMMARY.md " +
+				"10-02=10-02-PLAN.md+10-02-SUMMARY.md 10-03=10-03-PLAN.md 10-10=10-10-PLAN.md",
+		},
+		{
+			"a FIX summary does not complete the base plan",
+			"p/09-ui",
+			[]string{"09-01-PLAN.md", "09-01-FIX.md", "09-01-FIX-SUMMARY.md"},
+			"09-01=09-01-PLAN.md 09-01-FIX=09-01-FIX.md+09-01-FIX-SUMMARY.md",
+		},
+		{
+			"a base summary does not complete the FIX plan",
+			"p/09-ui",
+			[]string{"09-01-PLAN.md", "09-01-SUMMARY.md", "09-01-FIX.md"},
+			"09-01=09-01-PLAN.md+09-01-SUMMARY.md 09-01-FIX=09-01-FIX.md",
+		},
+		{
+			"decimal phase",
+			"p/3.1-downloader",
+			[]string{"3.1-02-PLAN.md", "3.1-01-PLAN.md", "3.1-01-SUMMARY.md", "3.1-RESEARCH.md"},
+			"3.1-01=3.1-01-PLAN.md+3.1-01-SUMMARY.md 3.1-02=3.1-02-PLAN.md",
+		},
+		{
+			"word-first plan names pair with number-first summaries",
+			"p/12-mfa",
+			[]string{"12-PLAN-01.md", "12-PLAN-02.md", "12-01-SUMMARY.md", "12-RESEARCH-corekit.md"},
+			"12-01=12-PLAN-01.md+12-01-SUMMARY.md 12-02=12-PLAN-02.md",
+		},
+		{
+			"padding differs between plan and summary",
+			"p/03-x",
+			[]string{"3-1-PLAN.md", "03-01-SUMMARY.md"},
+			"3-1=3-1-PLAN.md+03-01-SUMMARY.md",
+		},
+		{
+			"phase-level plan after numbered plans; phase summaries complete only it",
+			"p/05-review",
+			[]string{"05-PLAN.md", "05-01-PLAN.md", "05-02-PLAN.md", "05-SUMMARY.md", "SUMMARY.md"},
+			"05-01=05-01-PLAN.md 05-02=05-02-PLAN.md 05=05-PLAN.md+05-SUMMARY.md",
+		},
+		{
+			"bare SUMMARY.md completes nothing",
+			"p/05-review",
+			[]string{"05-PLAN.md", "05-01-PLAN.md", "SUMMARY.md"},
+			"05-01=05-01-PLAN.md 05=05-PLAN.md",
+		},
+		{
+			"phase-level NN-SUMMARY.md does not complete numbered plans",
+			"p/03-tests",
+			[]string{"03-01-PLAN.md", "03-02-PLAN.md", "03-SUMMARY.md"},
+			"03-01=03-01-PLAN.md 03-02=03-02-PLAN.md",
+		},
+		{
+			"phase-level FIX",
+			"p/06-collab",
+			[]string{"06-01-PLAN.md", "06-01-SUMMARY.md", "06-FIX.md", "06-FIX-SUMMARY.md"},
+			"06-01=06-01-PLAN.md+06-01-SUMMARY.md 06-FIX=06-FIX.md+06-FIX-SUMMARY.md",
+		},
+		{
+			"nested plans/ layout pairs by number",
+			"p/07-nested",
+			[]string{"plans/PLAN-02-api.md", "plans/PLAN-01-schema.md", "plans/SUMMARY-01-schema.md", "plans/PLAN-10-docs.md", "07-CONTEXT.md"},
+			"07-01=PLAN-01-schema.md+SUMMARY-01-schema.md 07-02=PLAN-02-api.md 07-10=PLAN-10-docs.md",
+		},
+		{
+			"nested summary with another slug still pairs",
+			"p/07-nested",
+			[]string{"plans/PLAN-01-schema.md", "plans/SUMMARY-01-done.md"},
+			"07-01=PLAN-01-schema.md+SUMMARY-01-done.md",
+		},
+		{
+			"project code prefix",
+			"p/CK-02-auth",
+			[]string{"CK-02-01-PLAN.md", "CK-02-01-SUMMARY.md", "CK-02-02-PLAN.md"},
+			"CK-02-01=CK-02-01-PLAN.md+CK-02-01-SUMMARY.md CK-02-02=CK-02-02-PLAN.md",
+		},
+		{
+			"letter-suffix phase",
+			"p/16C-polish",
+			[]string{"16C-01-PLAN.md", "16c-01-SUMMARY.md"},
+			"16C-01=16C-01-PLAN.md+16c-01-SUMMARY.md",
+		},
+		{
+			"no plans",
+			"p/08-empty",
+			[]string{"08-CONTEXT.md"},
+			"",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var paths []string
+			for _, f := range tt.files {
+				paths = append(paths, tt.dir+"/"+f)
+			}
+			plans, err := ScanPlans(files(paths...), tt.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := planList(plans); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			for _, p := range plans {
+				if !strings.HasPrefix(p.Path, tt.dir+"/") || (p.Summary != "" && !strings.HasPrefix(p.Summary, tt.dir+"/")) {
+					t.Errorf("paths not rooted at the fs root: %+v", p)
+				}
+			}
+		})
+	}
+}
+
+func TestScanPlansMissingDir(t *testing.T) {
+	_, err := ScanPlans(files("a/b.md"), "a/missing")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("err = %v, want ErrNotExist", err)
+	}
+}
+
+func TestPhaseOf(t *testing.T) {
+	tests := []struct {
+		path string
+		want string // "" for no phase
+	}{
+		{".planning/phases/03-core/03-01-PLAN.md", "3"},
+		{".planning/phases/3.1-downloader/3.1-01-PLAN.md", "3.1"},
+		{".planning/phases/12.3.1-cleanup/12.3.1-02-PLAN.md", "12.3.1"},
+		{".planning/phases/07-nested/plans/PLAN-01-schema.md", "7"},
+		{".planning/phases/CK-04-auth/CK-04-01-PLAN.md", "4"},
+		{".planning/workstreams/viz/phases/01-mvp/01-01-PLAN.md", "1"},
+		{".planning/milestones/v1.0-phases/02-x/02-01-PLAN.md", "2"},
+		{"./.planning/phases/05-x/05-PLAN.md", "5"},
+		{"elsewhere/04-02-PLAN.md", "4"}, // not in a phase directory: the file name says
+		{".planning/quick/001-fix-typo/001-PLAN.md", ""},
+		{"elsewhere/PLAN-01-x.md", ""},
+		{"elsewhere/notes.md", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		n, ok := PhaseOf(tt.path)
+		if ok != (tt.want != "") || n.String() != tt.want {
+			t.Errorf("PhaseOf(%q) = %q, %v; want %q", tt.path, n, ok, tt.want)
+		}
+	}
+}
+
+func TestFindPlan(t *testing.T) {
+	const dir = ".planning/phases/10-flow"
+	fsys := files(
+		dir+"/10-01-PLAN.md", dir+"/10-01-SUMMARY.md",
+		dir+"/10-02-PLAN.md",
+		dir+"/plans/PLAN-03-nested.md", dir+"/plans/SUMMARY-03-nested.md",
+		dir+"/10-CONTEXT.md",
+	)
+	tests := []struct {
+		path    string
+		done    bool
+		wantErr error
+	}{
+		{dir + "/10-01-PLAN.md", true, nil},
+		{"./" + dir + "/10-02-PLAN.md", false, nil},
+		{dir + "/plans/PLAN-03-nested.md", true, nil},
+		{dir + "/10-04-PLAN.md", false, fs.ErrNotExist},
+		{".planning/phases/99-gone/99-01-PLAN.md", false, fs.ErrNotExist},
+		{dir + "/10-CONTEXT.md", false, ErrNotPlan},
+		{dir + "/10-01-SUMMARY.md", false, ErrNotPlan},
+		{"../outside/10-01-PLAN.md", false, fs.ErrInvalid},
+	}
+	for _, tt := range tests {
+		p, err := FindPlan(fsys, tt.path)
+		if tt.wantErr != nil {
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("FindPlan(%q) err = %v, want %v", tt.path, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("FindPlan(%q): %v", tt.path, err)
+			continue
+		}
+		if p.Done() != tt.done || p.Path != cleanPath(tt.path) {
+			t.Errorf("FindPlan(%q) = %+v, want done=%v", tt.path, p, tt.done)
+		}
+	}
+}
+
+func TestNextPlan(t *testing.T) {
+	plans := []Plan{
+		{ID: "03-01", Path: "d/03-01-PLAN.md", Summary: "d/03-01-SUMMARY.md"},
+		{ID: "03-01-FIX", Path: "d/03-01-FIX.md"},
+		{ID: "03-02", Path: "d/03-02-PLAN.md", Summary: "d/03-02-SUMMARY.md"},
+		{ID: "03-03", Path: "d/03-03-PLAN.md"},
+	}
+	tests := []struct{ after, want string }{
+		{"d/03-01-PLAN.md", "03-01-FIX"},
+		{"./d/03-01-FIX.md", "03-03"}, // skips the done 03-02
+		{"d/03-02-PLAN.md", "03-03"},
+		{"d/03-03-PLAN.md", ""},
+		{"d/03-09-PLAN.md", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got := NextPlan(plans, tt.after)
+		id := ""
+		if got != nil {
+			id = got.ID
+		}
+		if id != tt.want {
+			t.Errorf("NextPlan(%q) = %q, want %q", tt.after, id, tt.want)
+		}
+	}
+	if NextPlan(nil, "x") != nil {
+		t.Errorf("NextPlan(nil) != nil")
+	}
+}
+
+func ExamplePlanID() {
+	for _, name := range []string{"03-01-PLAN.md", "10-01-FIX.md", "12-PLAN-01.md", "05-PLAN.md", "03-01-SUMMARY.md"} {
+		id, ok := PlanID(name)
+		fmt.Println(name, id, ok)
+	}
+	// Output:
+	// 03-01-PLAN.md 03-01 true
+	// 10-01-FIX.md 10-01-FIX true
+	// 12-PLAN-01.md 12-01 true
+	// 05-PLAN.md 05 true
+	// 03-01-SUMMARY.md  false
+}

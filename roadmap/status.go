@@ -1,0 +1,108 @@
+package roadmap
+
+import "strings"
+
+// Status is a phase's state as ROADMAP.md records it, normalised from the
+// many spellings real roadmaps use.
+type Status uint8
+
+// The statuses a roadmap can give a phase. StatusUnknown is the zero value: the
+// roadmap does not say, or says something unrecognised.
+const (
+	StatusUnknown Status = iota
+	StatusNotStarted
+	StatusPlanned
+	StatusInserted
+	StatusInProgress
+	StatusDeferred
+	StatusComplete
+)
+
+var statusNames = [...]string{
+	StatusUnknown:    "unknown",
+	StatusNotStarted: "not-started",
+	StatusPlanned:    "planned",
+	StatusInserted:   "inserted",
+	StatusInProgress: "in-progress",
+	StatusDeferred:   "deferred",
+	StatusComplete:   "complete",
+}
+
+// String returns a stable lower-case name such as "in-progress".
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText encodes the stable name, for JSON output.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// statusWords maps the start of a normalised status text to a status. Longer
+// phrases come first so "not started" is not read as something shorter.
+var statusWords = []struct {
+	prefix string
+	status Status
+}{
+	{"not yet started", StatusNotStarted},
+	{"not started", StatusNotStarted},
+	{"in progress", StatusInProgress},
+	{"inprogress", StatusInProgress},
+	{"complete", StatusComplete}, // also "completed 2026-01-05", "Complete (verified)"
+	{"done", StatusComplete},
+	{"shipped", StatusComplete},
+	{"planned", StatusPlanned},
+	{"inserted", StatusInserted},
+	{"deferred", StatusDeferred},
+	{"pending", StatusNotStarted},
+}
+
+// statusSpacer turns the separators status texts use into spaces.
+var statusSpacer = strings.NewReplacer("-", " ", "_", " ", "*", "", "\t", " ")
+
+// ParseStatus normalises a status text from a progress table cell or a
+// "(In Progress)" mark: case, padding, "-" and "_" for spaces, and leading
+// symbols ("✓ Complete", "✅ Complete") do not matter; trailing words do not
+// either ("Complete (verified PASS 4/4)"). An unrecognised text is StatusUnknown.
+func ParseStatus(text string) Status {
+	t := strings.TrimSpace(text)
+	// Leading check marks and construction signs carry the status on their own
+	// when no words follow ("✅", "🚧").
+	lead := t
+	t = strings.TrimLeftFunc(t, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	})
+	if t == "" {
+		switch {
+		case strings.ContainsAny(lead, "✓✔✅"):
+			return StatusComplete
+		case strings.Contains(lead, "🚧"):
+			return StatusInProgress
+		}
+		return StatusUnknown
+	}
+	t = strings.ToLower(t)
+	t = statusSpacer.Replace(t)
+	t = strings.Join(strings.Fields(t), " ")
+	for _, w := range statusWords {
+		if hasWordPrefix(t, w.prefix) {
+			return w.status
+		}
+	}
+	return StatusUnknown
+}
+
+// hasWordPrefix reports whether t starts with the words of p and the match
+// ends at a word boundary, so "completeness" is not "complete" but
+// "completed" is (the only inflection real roadmaps use).
+func hasWordPrefix(t, p string) bool {
+	if !strings.HasPrefix(t, p) {
+		return false
+	}
+	rest := t[len(p):]
+	if rest == "" || !isLetter(rest[0]) {
+		return true
+	}
+	return rest[0] == 'd' && (len(rest) == 1 || !isLetter(rest[1]))
+}
