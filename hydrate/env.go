@@ -109,12 +109,13 @@ func FindRoot(dir string) (string, error) {
 
 // lockPath places the lock file where it never shows up in `git status`: inside the repository's
 // git directory when there is one (per worktree, since each checkout has its own session files),
-// else beside the sessions directory, where no git can see it either.
+// else in .planning itself (not in the sessions directory, which may be a symlink that writes
+// are refused through), where no git can see it either.
 func lockPath(root string, lookupEnv func(string) (string, bool)) string {
 	if repo, ok, err := identity.FindRepo(root, lookupEnv); err == nil && ok && repo.GitDir != "" {
 		return filepath.Join(repo.GitDir, "gsd.lock")
 	}
-	return filepath.Join(root, filepath.FromSlash(SessionsDir), ".gsd.lock")
+	return filepath.Join(root, ".planning", ".gsd.lock")
 }
 
 // SessionPath is the user's session file, relative to the root.
@@ -135,6 +136,10 @@ const MaxFileSize = 8 << 20
 func (e *Env) readFile(rel string) ([]byte, error) {
 	f, err := e.FS.Open(rel)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
+			// os.Root refused a symlink that leads out of the project.
+			return nil, fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", rel)
+		}
 		return nil, err
 	}
 	defer f.Close()
@@ -160,7 +165,10 @@ func (e *Env) readFile(rel string) ([]byte, error) {
 func cleanRel(p string) (string, error) {
 	p = strings.TrimSpace(filepath.ToSlash(p))
 	c := path.Clean(p)
-	if p == "" || path.IsAbs(p) || filepath.IsAbs(p) || c == ".." || strings.HasPrefix(c, "../") || !fs.ValidPath(c) {
+	// Paths in session headers are written with '/': a backslash or a drive letter is a path
+	// from another system (or an attempt to leave the project), on every OS.
+	drive := len(p) >= 2 && p[1] == ':'
+	if p == "" || path.IsAbs(p) || filepath.IsAbs(p) || drive || strings.Contains(p, `\`) || c == ".." || strings.HasPrefix(c, "../") || !fs.ValidPath(c) {
 		return "", fmt.Errorf("path %q is outside the project", p)
 	}
 	return c, nil

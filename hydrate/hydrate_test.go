@@ -1,0 +1,311 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+var t0 = time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC)
+
+// project writes files (path -> content) under a new root and opens it as user ann.
+func project(t testing.TB, files map[string]string) *Env {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".planning"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(Config{Dir: root, Identity: identity.Env{Flag: "ann"}, Now: func() time.Time { return t0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func plan(names ...string) string {
+	var b strings.Builder
+	b.WriteString("---\nphase: 03\n---\n\n<tasks>\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "<task type=\"auto\">\n  <name>%s</name>\n</task>\n", n)
+	}
+	b.WriteString("</tasks>\n")
+	return b.String()
+}
+
+const roadmapMD = `# Roadmap
+
+| Phase | Plans Complete | Status | Completed |
+|-------|----------------|--------|-----------|
+| 1. One | 1/1 | Complete | 2026-01-01 |
+| 3. Three | 1/2 | In Progress | - |
+`
+
+func baseFiles() map[string]string {
+	return map[string]string{
+		".planning/ROADMAP.md":                       roadmapMD,
+		".planning/phases/01-one/01-01-PLAN.md":      plan("A"),
+		".planning/phases/01-one/01-01-SUMMARY.md":   "done",
+		".planning/phases/03-three/03-01-PLAN.md":    plan("B1", "B2"),
+		".planning/phases/03-three/03-01-SUMMARY.md": "done",
+		".planning/phases/03-three/03-02-PLAN.md":    plan("C1", "C2", "C3"),
+	}
+}
+
+func session(planPath string, statuses ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!-- Session progress for ann -->\n<!-- Plan: %s -->\n<!-- Started: 2026-02-01T00:00:00Z -->\n\n<tasks>\n", planPath)
+	for i, s := range statuses {
+		fmt.Fprintf(&b, "<task type=\"auto\" status=\"%s\">\n  <name>C%d</name>\n</task>\n", s, i+1)
+	}
+	b.WriteString("</tasks>\n")
+	return b.String()
+}
+
+func TestHydrateBootstrapsActivePlan(t *testing.T) {
+	e := project(t, baseFiles())
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found != StateNoSession || res.State != StateResume || res.ResumeTask != 1 || res.Phase != "3" {
+		t.Fatalf("found %s state %s resume %d phase %q", res.Found, res.State, res.ResumeTask, res.Phase)
+	}
+	if res.Plan != ".planning/phases/03-three/03-02-PLAN.md" || res.Started != "2026-02-03T10:00:00Z" {
+		t.Errorf("plan %q started %q", res.Plan, res.Started)
+	}
+	if len(res.Actions) != 1 || res.Actions[0].Kind != "bootstrapped" {
+		t.Errorf("actions = %+v", res.Actions)
+	}
+	// Read-only hydrate of the fresh session: valid, nothing to do.
+	again, err := e.Hydrate(Options{})
+	if err != nil || again.State != StateResume || len(again.StaleReasons) != 0 {
+		t.Fatalf("second hydrate: %+v %v", again, err)
+	}
+}
+
+func TestNoBootstrapWritesNothing(t *testing.T) {
+	e := project(t, baseFiles())
+	res, err := e.Hydrate(Options{})
+	if err != nil || res.State != StateNoSession || res.Token() != "NO_SESSION" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(e.Root, ".planning", "sessions")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("sessions dir created by a read-only hydrate: %v", err)
+	}
+}
+
+func TestStalenessListsEveryReason(t *testing.T) {
+	files := baseFiles()
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/01-one/01-01-PLAN.md", "complete", "pending")
+	e := project(t, files)
+	s, err := e.Inspect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"plan already completed (.planning/phases/01-one/01-01-SUMMARY.md exists)",
+		"phase has advanced (session is in phase 1, ROADMAP has 3 in progress)",
+		"task count differs (session has 2, plan has 1)",
+	}
+	if s.State != StateStale || !slices.Equal(s.StaleReasons, want) {
+		t.Errorf("state %s reasons:\n%s", s.State, strings.Join(s.StaleReasons, "\n"))
+	}
+}
+
+func TestPhaseComparedAsNumbers(t *testing.T) {
+	files := baseFiles()
+	// "03" in the path, "3" in ROADMAP: the same phase. The names match the plan.
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "in-progress", "pending")
+	e := project(t, files)
+	s, err := e.Inspect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.State != StateResume || s.ResumeTask != 2 || !s.Interrupted || s.Token() != "2" {
+		t.Fatalf("state %s resume %d interrupted %v reasons %v", s.State, s.ResumeTask, s.Interrupted, s.StaleReasons)
+	}
+	// 3.1 is not 3.
+	files[".planning/phases/3.1-x/3.1-01-PLAN.md"] = plan("C1", "C2", "C3")
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/3.1-x/3.1-01-PLAN.md", "pending", "pending", "pending")
+	e = project(t, files)
+	if s, _ = e.Inspect(); s.State != StateStale || !strings.Contains(s.StaleReasons[0], "session is in phase 3.1") {
+		t.Errorf("3.1 vs 3: state %s %v", s.State, s.StaleReasons)
+	}
+}
+
+func TestTaskNamesDiffer(t *testing.T) {
+	files := baseFiles()
+	files[".planning/phases/03-three/03-02-PLAN.md"] = plan("C1", "renamed", "C3")
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "pending", "pending", "pending")
+	s, err := project(t, files).Inspect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.StaleReasons) != 1 || s.StaleReasons[0] != `task 2 is "C2" in the session but "renamed" in the plan` {
+		t.Errorf("reasons %q", s.StaleReasons)
+	}
+}
+
+func TestHeaderCannotLeaveProject(t *testing.T) {
+	for _, p := range []string{"/etc/passwd", "../../x", ".planning/../../x", `C:\x`} {
+		files := baseFiles()
+		files[".planning/sessions/ann/current-plan.md"] = session(p, "pending")
+		s, err := project(t, files).Inspect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.State != StateStale || len(s.StaleReasons) != 1 || !strings.Contains(s.StaleReasons[0], "outside the project") {
+			t.Errorf("%s: state %s %q", p, s.State, s.StaleReasons)
+		}
+	}
+}
+
+func TestStaleSessionIsArchivedNotLost(t *testing.T) {
+	files := baseFiles()
+	old := session(".planning/phases/01-one/01-01-PLAN.md", "complete")
+	files[".planning/sessions/ann/current-plan.md"] = old
+	files[".planning/sessions/ann/current-plan.20260203100000.stale"] = "an older archive"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found != StateStale || res.State != StateResume || len(res.Actions) != 2 {
+		t.Fatalf("%+v", res)
+	}
+	got, _ := os.ReadFile(filepath.Join(e.Root, ".planning/sessions/ann/current-plan.20260203100000-2.stale"))
+	if string(got) != old {
+		t.Errorf("archive content %q", got)
+	}
+	prev, _ := os.ReadFile(filepath.Join(e.Root, ".planning/sessions/ann/current-plan.20260203100000.stale"))
+	if string(prev) != "an older archive" {
+		t.Error("an existing archive was overwritten")
+	}
+}
+
+func TestNoPlanToBootstrap(t *testing.T) {
+	files := baseFiles()
+	files[".planning/phases/03-three/03-02-SUMMARY.md"] = "done"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateNoPlan || res.Token() != "NO_PLAN" || res.Note == "" {
+		t.Errorf("state %s note %q", res.State, res.Note)
+	}
+}
+
+func TestAllCompleteOffersNextPlan(t *testing.T) {
+	files := baseFiles()
+	files[".planning/phases/03-three/03-03-PLAN.md"] = plan("D")
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "complete", "complete")
+	res, err := project(t, files).Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateAllComplete || res.Token() != "ALL_COMPLETE" || res.NextPlan != ".planning/phases/03-three/03-03-PLAN.md" {
+		t.Errorf("state %s next %q", res.State, res.NextPlan)
+	}
+}
+
+func TestMark(t *testing.T) {
+	files := baseFiles()
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "pending", "pending")
+	e := project(t, files)
+	path := filepath.Join(e.Root, ".planning/sessions/ann/current-plan.md")
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Mark(0, planfile.InProgress)
+	if err != nil || res.Task.Number != 2 || !res.Changed || res.Session.ResumeTask != 2 || !res.Session.Interrupted {
+		t.Fatalf("mark-in-progress: %+v %v", res, err)
+	}
+	res, err = e.Mark(0, planfile.Complete)
+	if err != nil || res.Task.Number != 2 || res.From != "in-progress" || res.Session.Counts.Complete != 2 {
+		t.Fatalf("mark-complete: %+v %v", res, err)
+	}
+	before, _ := os.ReadFile(path)
+	fi0, _ := os.Stat(path)
+	res, err = e.Mark(2, planfile.Complete)
+	if err != nil || res.Changed {
+		t.Fatalf("unchanged mark: %+v %v", res, err)
+	}
+	after, _ := os.ReadFile(path)
+	fi1, _ := os.Stat(path)
+	if string(before) != string(after) || !fi0.ModTime().Equal(fi1.ModTime()) || fi1.Mode().Perm() != 0o600 {
+		t.Errorf("unchanged mark touched the file (mode %v)", fi1.Mode())
+	}
+	if _, err := e.Mark(0, planfile.Complete); err == nil || !strings.Contains(err.Error(), "no task is in progress") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := e.Mark(4, planfile.Complete); err == nil || !strings.Contains(err.Error(), "no task 4 (the session has 3)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSymlinkedSessionsDirIsRefused(t *testing.T) {
+	files := baseFiles()
+	e := project(t, files)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(e.Root, ".planning", "sessions")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	_, err := e.Hydrate(Options{Bootstrap: true})
+	if err == nil || !strings.Contains(err.Error(), ".planning/sessions/ann/current-plan.md: leads outside the project") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("wrote outside the project: %v", entries)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	e := project(t, baseFiles())
+	deep := filepath.Join(e.Root, "a", "b")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FindRoot(deep)
+	if err != nil || got != e.Root {
+		t.Errorf("FindRoot = %q %v", got, err)
+	}
+	if _, err := FindRoot(t.TempDir()); !errors.Is(err, ErrNotProject) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// BenchmarkHydrate is the whole read path an agent turn takes: open the project, resolve the
+// user, read and judge the session, read ROADMAP and the plan.
+func BenchmarkHydrate(b *testing.B) {
+	files := baseFiles()
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "in-progress", "pending")
+	root := project(b, files).Root
+	for b.Loop() {
+		e, err := Open(Config{Dir: root, Identity: identity.Env{Flag: "ann"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := e.Hydrate(Options{})
+		if err != nil || res.ResumeTask != 2 {
+			b.Fatal(res, err)
+		}
+	}
+}
