@@ -44,7 +44,7 @@ func TestScripts(t *testing.T) {
 			return err
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": exits,
+			"exits":  exits,
 			"cptree": cptree,
 			"crlf":   crlf,
 		},

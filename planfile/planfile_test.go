@@ -187,11 +187,11 @@ func TestSetStatusGolden(t *testing.T) {
 		n  int
 		st Status
 	}{
-		{2, Complete},    // double-quoted value, status not the last attribute
-		{1, InProgress},  // plain case
-		{3, Complete},    // unquoted value gets quotes
-		{4, InProgress},  // no status attribute: inserted after the last one
-		{5, Complete},    // an unknown value is repaired
+		{2, Complete},   // double-quoted value, status not the last attribute
+		{1, InProgress}, // plain case
+		{3, Complete},   // unquoted value gets quotes
+		{4, InProgress}, // no status attribute: inserted after the last one
+		{5, Complete},   // an unknown value is repaired
 	}
 	for _, c := range cases {
 		name := "session.mark" + string(rune('0'+c.n)) + "-" + string(c.st) + ".golden.md"
