@@ -74,6 +74,16 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 			plan = cur.Active.Path
 		}
 		actions, err := e.start(s, plan)
+		var untrackable *UntrackableError
+		if errors.As(err, &untrackable) && opts.Plan == "" {
+			// The active plan has no <task> elements (a Markdown-only plan): nothing to
+			// bootstrap, which is a finding, not a failure of hydrate.
+			if s.State == StateNoSession {
+				s.State = StateNoPlan
+			}
+			res.Note = fmt.Sprintf("the active plan %s has no <task> elements inside <tasks>; gsd cannot track it", plan)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -174,6 +184,9 @@ func (e *Env) start(s *Session, plan string) ([]Action, error) {
 		return nil, err
 	}
 	data, err := planfile.Bootstrap(src, e.User.User, plan, e.now())
+	if errors.Is(err, planfile.ErrNoTasks) {
+		return nil, &UntrackableError{Plan: plan}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", plan, err)
 	}
@@ -220,3 +233,12 @@ func (e *Env) Archive() (*Result, error) {
 	})
 	return res, err
 }
+
+// UntrackableError says a plan has no <task> elements to track.
+type UntrackableError struct{ Plan string }
+
+func (e *UntrackableError) Error() string {
+	return e.Plan + ": " + planfile.ErrNoTasks.Error()
+}
+
+func (e *UntrackableError) Unwrap() error { return planfile.ErrNoTasks }

@@ -309,3 +309,20 @@ func BenchmarkHydrate(b *testing.B) {
 		}
 	}
 }
+
+func TestMarkdownOnlyActivePlanIsReportedNotFatal(t *testing.T) {
+	files := baseFiles()
+	files[".planning/phases/03-three/03-02-PLAN.md"] = "## Plan 03-02\n\n### Task 1: Do it\n\n<action>\nx\n</action>\n"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateNoPlan || !strings.Contains(res.Note, "03-02-PLAN.md has no <task> elements") {
+		t.Errorf("state %s note %q", res.State, res.Note)
+	}
+	// Named explicitly, the same plan is an error.
+	if _, err := e.Hydrate(Options{Bootstrap: true, Plan: ".planning/phases/03-three/03-02-PLAN.md"}); !errors.Is(err, planfile.ErrNoTasks) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -60,6 +60,14 @@ func (r *configReader) read() error {
 	}
 	r.includes = true
 
+	// The repository is found first: includeIf conditions in every scope
+	// depend on it.
+	repo, ok, err := FindRepo(env.Dir, env.LookupEnv)
+	if err != nil {
+		return err
+	}
+	r.repo, r.hasRepo = repo, ok
+
 	noSystem, err := envBool(env, "GIT_CONFIG_NOSYSTEM")
 	if err != nil {
 		return err
@@ -97,18 +105,13 @@ func (r *configReader) read() error {
 		}
 	}
 
-	repo, ok, err := FindRepo(env.Dir, env.LookupEnv)
-	if err != nil {
-		return err
-	}
-	if ok {
-		r.repo, r.hasRepo = repo, true
-		r.localConfig = filepath.Join(repo.CommonDir, "config")
+	if r.hasRepo {
+		r.localConfig = filepath.Join(r.repo.CommonDir, "config")
 		if err := r.readFile(r.localConfig, false); err != nil {
 			return err
 		}
 		if r.worktreeConfig {
-			if err := r.readFile(filepath.Join(repo.GitDir, "config.worktree"), false); err != nil {
+			if err := r.readFile(filepath.Join(r.repo.GitDir, "config.worktree"), false); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,10 @@ import (
 // nothing to write.
 var ErrUnchanged = errors.New("status unchanged")
 
+// ErrNoTasks means a plan has no <task> elements inside <tasks> (a Markdown-only plan, or a TDD
+// plan with only a <feature> block): there is nothing a session could track.
+var ErrNoTasks = errors.New("no <task> elements inside <tasks>: nothing to track")
+
 // SetStatus returns src with task n's (1-based) status set to st. Only the bytes of that one
 // attribute value change; a task without a status attribute gets ` status="st"` after its last
 // attribute; an unquoted value is rewritten with quotes. The result is scanned again and refused
@@ -95,7 +99,7 @@ func Bootstrap(plan []byte, user, planPath string, started time.Time) ([]byte, e
 	}
 	p := Scan(body)
 	if len(p.Tasks) == 0 {
-		return nil, errors.New("no <task> elements inside <tasks>: nothing to track")
+		return nil, ErrNoTasks
 	}
 	nl := eol(plan)
 	var out []byte
