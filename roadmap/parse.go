@@ -1,7 +1,6 @@
 package roadmap
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -67,13 +66,6 @@ const (
 	nameFromChecklist
 )
 
-var (
-	checklistRe = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`)
-	headingRe   = regexp.MustCompile(`^\s{0,3}#{1,6}\s+(.*)$`)
-	phaseWordRe = regexp.MustCompile(`^[^\pL\pN]*(?i:phase)\s+`)
-	parenRe     = regexp.MustCompile(`\(([^()]*)\)`)
-)
-
 // ParseRoadmap reads the phases out of a ROADMAP.md. It never fails: lines it
 // does not understand are skipped, and an empty or unrelated file gives a
 // roadmap without phases.
@@ -107,8 +99,8 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			i = parseTable(lines, i, get)
 			continue
 		}
-		if m := checklistRe.FindStringSubmatch(l.text); m != nil {
-			n, name, marks, ok := phaseRef(m[2])
+		if boxChar, rest, ok := matchChecklist(l.text); ok {
+			n, name, marks, ok := phaseRef(rest)
 			if !ok {
 				continue
 			}
@@ -119,7 +111,7 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			}
 			box := StatusNotStarted
 			switch {
-			case m[1] != " ":
+			case boxChar != " ":
 				box = StatusComplete
 			case marks.inserted:
 				box = StatusInserted
@@ -129,8 +121,8 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			}
 			continue
 		}
-		if m := headingRe.FindStringSubmatch(l.text); m != nil {
-			n, name, marks, ok := phaseRef(m[1])
+		if text, ok := matchHeading(l.text); ok {
+			n, name, marks, ok := phaseRef(text)
 			if !ok {
 				continue
 			}
@@ -181,18 +173,18 @@ type phaseMarks struct {
 // phaseRef parses "Phase 3.1: Name (INSERTED) - description" at the start of
 // s, after optional bold markers or symbols.
 func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
-	loc := phaseWordRe.FindStringIndex(s)
-	if loc == nil {
+	end := phaseWordEnd(s)
+	if end < 0 {
 		return PhaseNum{}, "", phaseMarks{}, false
 	}
-	bold := strings.Contains(s[:loc[1]], "**") || strings.Contains(s[:loc[1]], "__")
-	n, rest, ok := parsePhasePrefix(s[loc[1]:])
+	bold := strings.Contains(s[:end], "**") || strings.Contains(s[:end], "__")
+	n, rest, ok := parsePhasePrefix(s[end:])
 	if !ok {
 		return PhaseNum{}, "", phaseMarks{}, false
 	}
 	var marks phaseMarks
-	for _, m := range parenRe.FindAllStringSubmatch(rest, -1) {
-		switch st := ParseStatus(m[1]); st {
+	for _, group := range parenGroups(rest) {
+		switch st := ParseStatus(group); st {
 		case StatusUnknown:
 		case StatusInserted:
 			marks.inserted = true
