@@ -50,8 +50,8 @@ type Env struct {
 	FS          fs.FS  // the project, rooted at Root
 	PlanningDir string // ".planning", or a workstream's directory under it
 	User        identity.Identity
-	LockPath    string // advisory lock for session writes
 	now         func() time.Time
+	lookupEnv   func(string) (string, bool)
 	lockTimeout time.Duration
 }
 
@@ -78,14 +78,13 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}
 	if e.lockTimeout <= 0 {
 		e.lockTimeout = DefaultLockTimeout
 	}
-	e.LockPath = lockPath(root, idEnv.LookupEnv)
 	return e, nil
 }
 
@@ -107,15 +106,16 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
-// lockPath places the lock file where it never shows up in `git status`: inside the repository's
-// git directory when there is one (per worktree, since each checkout has its own session files),
-// else in .planning itself (not in the sessions directory, which may be a symlink that writes
-// are refused through), where no git can see it either.
-func lockPath(root string, lookupEnv func(string) (string, bool)) string {
-	if repo, ok, err := identity.FindRepo(root, lookupEnv); err == nil && ok && repo.GitDir != "" {
+// LockPath is the lock file every session write holds. It is placed where it never shows up in
+// `git status`: inside the repository's git directory when there is one (per worktree, since each
+// checkout has its own session files), else in .planning itself (not in the sessions directory,
+// which may be a symlink that writes are refused through), where no git can see it either. It is
+// worked out only when a command is about to write.
+func (e *Env) LockPath() string {
+	if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.GitDir != "" {
 		return filepath.Join(repo.GitDir, "gsd.lock")
 	}
-	return filepath.Join(root, ".planning", ".gsd.lock")
+	return filepath.Join(e.Root, ".planning", ".gsd.lock")
 }
 
 // SessionPath is the user's session file, relative to the root.

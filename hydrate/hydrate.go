@@ -31,17 +31,19 @@ type Result struct {
 // check it for staleness, find the resume point; and, with Bootstrap, archive a missing, stale
 // or corrupt session and bootstrap a fresh one from the active plan.
 func (e *Env) Hydrate(opts Options) (*Result, error) {
-	if !opts.Bootstrap {
-		s, err := e.Inspect()
-		if err != nil {
-			return nil, err
-		}
+	// Most runs find a valid session: judge it without the lock, and take the lock (and judge
+	// again under it) only when something is to be written.
+	s, err := e.Inspect()
+	if err != nil {
+		return nil, err
+	}
+	if !opts.Bootstrap || s.State == StateResume || s.State == StateAllComplete {
 		res := &Result{Session: s, Found: s.State}
 		e.next(res)
 		return res, nil
 	}
 	var res *Result
-	err := e.withLock(func() error {
+	err = e.withLock(func() error {
 		s, err := e.Inspect()
 		if err != nil {
 			return err

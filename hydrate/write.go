@@ -22,10 +22,11 @@ type Action struct {
 
 // withLock runs fn holding the project's session lock.
 func (e *Env) withLock(fn func() error) error {
-	if err := os.MkdirAll(filepath.Dir(e.LockPath), 0o755); err != nil {
+	lock := e.LockPath()
+	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
 		return err
 	}
-	l, err := atomicfile.Lock(context.Background(), e.LockPath, e.lockTimeout)
+	l, err := atomicfile.Lock(context.Background(), lock, e.lockTimeout)
 	if err != nil {
 		return err
 	}
