@@ -197,7 +197,7 @@ var gitCases = []gitCase{
 	{
 		name:  "line continuation",
 		files: map[string]string{"home/.gitconfig": "[user]\n\tname = Mary \\\n  Ann\n"},
-		want:  "Mary Ann", wantOK: true, wantFile: "home/.gitconfig",
+		want:  "Mary   Ann", wantOK: true, wantFile: "home/.gitconfig",
 	},
 	{
 		name:  "section and key names ignore case, header and key on one line",
@@ -298,6 +298,19 @@ var gitCases = []gitCase{
 			"home/i9": "[include]\n\tpath = i10\n", "home/i10": "[user]\n\tname = deep\n",
 		},
 		want: "deep", wantOK: true, wantFile: "home/i10",
+	},
+	{
+		name: "eleven nested includes are too many",
+		files: map[string]string{
+			"home/.gitconfig": "[include]\n\tpath = i1\n",
+			"home/i1":         "[include]\n\tpath = i2\n", "home/i2": "[include]\n\tpath = i3\n",
+			"home/i3": "[include]\n\tpath = i4\n", "home/i4": "[include]\n\tpath = i5\n",
+			"home/i5": "[include]\n\tpath = i6\n", "home/i6": "[include]\n\tpath = i7\n",
+			"home/i7": "[include]\n\tpath = i8\n", "home/i8": "[include]\n\tpath = i9\n",
+			"home/i9": "[include]\n\tpath = i10\n", "home/i10": "[include]\n\tpath = i11\n",
+			"home/i11": "[user]\n\tname = too deep\n",
+		},
+		wantErr: "exceeded maximum include depth (10)",
 	},
 	{
 		name:    "include of a directory is an error",
@@ -448,14 +461,55 @@ var gitCases = []gitCase{
 		want:  "other", wantOK: true, wantFile: "home/.gitconfig",
 	},
 	{
-		name: "includeIf hasconfig: and unknown conditions are false here",
+		name: "includeIf with an unknown or no condition is false",
 		files: map[string]string{
-			"home/.gitconfig": "[user]\n\tname = plain\n[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = i\n[includeIf \"whatever:x\"]\n\tpath = i\n[includeIf]\n\tpath = i\n",
+			"home/.gitconfig": "[user]\n\tname = plain\n[includeIf \"whatever:x\"]\n\tpath = i\n[includeIf]\n\tpath = i\n[includeIf \"Gitdir:/\"]\n\tpath = i\n",
 			"home/i":          "[user]\n\tname = included\n",
 		},
 		repos: map[string]string{"proj": "main"},
 		dir:   "proj",
 		want:  "plain", wantOK: true, wantFile: "home/.gitconfig",
+	},
+	{
+		name: "includeIf hasconfig:remote.*.url: matching a repository remote",
+		files: map[string]string{
+			"home/.gitconfig":  "[user]\n\tname = me\n[includeIf \"hasconfig:remote.*.url:git@github.com:acme/**\"]\n\tpath = work\n",
+			"home/work":        "[user]\n\tname = Acme Alice\n",
+			"proj/.git/config": "[remote \"origin\"]\n\turl = git@github.com:acme/tools/cli.git\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		dir:   "proj",
+		want:  "Acme Alice", wantOK: true, wantFile: "home/work",
+	},
+	{
+		name: "includeIf hasconfig:remote.*.url: with no matching remote",
+		files: map[string]string{
+			"home/.gitconfig":  "[user]\n\tname = me\n[includeIf \"hasconfig:remote.*.url:git@github.com:*\"]\n\tpath = work\n",
+			"home/work":        "[user]\n\tname = Acme Alice\n",
+			"proj/.git/config": "[remote \"origin\"]\n\turl = git@github.com:acme/cli.git\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		dir:   "proj",
+		want:  "me", wantOK: true, wantFile: "home/.gitconfig",
+	},
+	{
+		name: "includeIf hasconfig:remote.*.url: sees URLs from every scope",
+		files: map[string]string{
+			"home/.gitconfig": "[includeIf \"hasconfig:remote.*.url:https://cmd/*\"]\n\tpath = work\n",
+			"home/work":       "[user]\n\tname = from cmdline url\n",
+		},
+		env:  map[string]string{"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "remote.z.url", "GIT_CONFIG_VALUE_0": "https://cmd/r"},
+		want: "from cmdline url", wantOK: true, wantFile: "home/work",
+	},
+	{
+		name: "remote URLs in an includeIf file are an error once hasconfig is used",
+		files: map[string]string{
+			"home/.gitconfig": "[includeIf \"gitdir:**\"]\n\tpath = bad\n[includeIf \"hasconfig:remote.*.url:x\"]\n\tpath = bad\n",
+			"home/bad":        "[remote \"x\"]\n\turl = https://x/y\n",
+		},
+		repos:   map[string]string{"proj": "main"},
+		dir:     "proj",
+		wantErr: "remote URLs cannot be configured",
 	},
 	{
 		name: "linked worktree reads the main repository config",
@@ -505,7 +559,7 @@ var gitCases = []gitCase{
 	{
 		name: "config.worktree with extensions.worktreeConfig, linked worktree",
 		files: map[string]string{
-			"proj/.git/config":          "[extensions]\n\tworktreeConfig\n[user]\n\tname = shared\n",
+			"proj/.git/config":          "[core]\n\trepositoryformatversion = 0\n[extensions]\n\tworktreeConfig\n[user]\n\tname = shared\n",
 			"proj/.git/config.worktree": "[user]\n\tname = main-only\n",
 		},
 		repos: map[string]string{"proj": "main"},
@@ -527,9 +581,39 @@ var gitCases = []gitCase{
 		want:  "shared", wantOK: true, wantFile: "proj/.git/config",
 	},
 	{
+		name: "extensions.worktreeConfig ignored without core.repositoryformatversion",
+		files: map[string]string{
+			"proj/.git/config":          "[extensions]\n\tworktreeConfig = true\n[user]\n\tname = shared\n",
+			"proj/.git/config.worktree": "[user]\n\tname = main-only\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		dir:   "proj",
+		want:  "shared", wantOK: true, wantFile: "proj/.git/config",
+	},
+	{
+		name: "repository format version 2 is not used at all",
+		files: map[string]string{
+			"home/.gitconfig":  "[user]\n\tname = global\n[includeIf \"gitdir:proj/\"]\n\tpath = i\n",
+			"home/i":           "[user]\n\tname = included\n",
+			"proj/.git/config": "[core]\n\trepositoryformatversion = 2\n[user]\n\tname = local\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		dir:   "proj",
+		want:  "global", wantOK: true, wantFile: "home/.gitconfig",
+	},
+	{
+		name: "bad extensions.worktreeConfig is an error",
+		files: map[string]string{
+			"proj/.git/config": "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig = maybe\n",
+		},
+		repos:   map[string]string{"proj": "main"},
+		dir:     "proj",
+		wantErr: "extensions.worktreeconfig",
+	},
+	{
 		name: "extensions.worktreeConfig only counts in the repository config itself",
 		files: map[string]string{
-			"proj/.git/config":          "[include]\n\tpath = ext\n[user]\n\tname = shared\n",
+			"proj/.git/config":          "[core]\n\trepositoryformatversion = 1\n[include]\n\tpath = ext\n[user]\n\tname = shared\n",
 			"proj/.git/ext":             "[extensions]\n\tworktreeConfig = true\n",
 			"proj/.git/config.worktree": "[user]\n\tname = main-only\n",
 		},
@@ -693,6 +777,48 @@ var gitCases = []gitCase{
 		wantErr: "GIT_CONFIG_PARAMETERS",
 	},
 	{
+		name: "relative GIT_CONFIG_GLOBAL is taken from the top of the working tree",
+		files: map[string]string{
+			"proj/rel.cfg":     "[user]\n\tname = top\n",
+			"proj/sub/rel.cfg": "[user]\n\tname = sub\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		env:   map[string]string{"GIT_CONFIG_GLOBAL": "rel.cfg"},
+		dir:   "proj/sub",
+		want:  "top", wantOK: true, wantFile: "proj/rel.cfg",
+	},
+	{
+		name: "relative GIT_CONFIG_SYSTEM, GIT_DIR and GIT_WORK_TREE",
+		files: map[string]string{
+			"proj/rel.cfg":     "[user]\n\tname = top\n",
+			"proj/sub/rel.cfg": "[user]\n\tname = sub\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		env:   map[string]string{"GIT_CONFIG_SYSTEM": "rel.cfg", "GIT_DIR": "$ROOT/proj/.git", "GIT_WORK_TREE": "$ROOT/proj"},
+		dir:   "proj/sub",
+		want:  "top", wantOK: true, wantFile: "proj/rel.cfg",
+	},
+	{
+		name: "relative GIT_CONFIG_GLOBAL outside any repository",
+		files: map[string]string{
+			"plain/rel.cfg": "[user]\n\tname = here\n",
+		},
+		env:  map[string]string{"GIT_CONFIG_GLOBAL": "rel.cfg"},
+		dir:  "plain",
+		want: "here", wantOK: true, wantFile: "plain/rel.cfg",
+	},
+	{
+		name: "relative GIT_CONFIG is taken from the working directory",
+		files: map[string]string{
+			"proj/rel.cfg":     "[user]\n\tname = top\n",
+			"proj/sub/rel.cfg": "[user]\n\tname = sub\n",
+		},
+		repos: map[string]string{"proj": "main"},
+		env:   map[string]string{"GIT_CONFIG": "rel.cfg"},
+		dir:   "proj/sub",
+		want:  "sub", wantOK: true, wantFile: "proj/sub/rel.cfg",
+	},
+	{
 		name: "GIT_CONFIG reads that file only, without includes",
 		files: map[string]string{
 			"home/.gitconfig": "[user]\n\tname = global\n",
@@ -752,16 +878,16 @@ func TestGitUserNameMatchesGit(t *testing.T) {
 				t.Fatalf("gsd (%q, ok=%v), git (%q, ok=%v)", value, ok, g.value, g.ok)
 			}
 			if ok {
-				checkOrigin(t, file, g.origin)
+				checkOrigin(t, dir, file, g.origin)
 			}
 		})
 	}
 }
 
 // checkOrigin compares our file with git's --show-origin, which prints
-// "command line:" for GIT_CONFIG_* and may print the repository config
-// relative to the repository.
-func checkOrigin(t *testing.T, ours, git string) {
+// "command line:" for GIT_CONFIG_* and may print a path relative to the
+// working directory or to the top of the working tree.
+func checkOrigin(t *testing.T, dir, ours, git string) {
 	t.Helper()
 	if git == "command line:" {
 		if !strings.HasPrefix(ours, "GIT_CONFIG_") {
@@ -770,8 +896,11 @@ func checkOrigin(t *testing.T, ours, git string) {
 		return
 	}
 	ours = cleanOrigin(ours)
-	git = filepath.Clean(git)
-	if ours != git && !(!filepath.IsAbs(git) && strings.HasSuffix(ours, string(filepath.Separator)+git)) {
+	switch {
+	case ours == filepath.Clean(git):
+	case !filepath.IsAbs(git) && ours == filepath.Join(dir, git):
+	case !filepath.IsAbs(git) && strings.HasSuffix(ours, string(filepath.Separator)+filepath.Clean(git)):
+	default:
 		t.Errorf("origin %q, git says %q", ours, git)
 	}
 }

@@ -13,12 +13,12 @@ import (
 // fixture is a throw-away file tree holding a home directory, config
 // files and repositories, plus the environment both gsd and real git see.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	env  map[string]string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	// Resolve the temp dir itself (macOS: /var -> /private/var) so that
 	// expected paths compare equal to what git reports.

@@ -1,6 +1,12 @@
 package identity
 
-import "strings"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // This file reads git's config syntax. It follows git's own parser rather
 // than go-git's decoder (plumbing/format/config, built on gcfg), because
@@ -260,4 +266,86 @@ func (p *configParser) value() (string, bool) {
 	// git keeps values as C strings: a NUL byte ends the value.
 	s, _, _ := strings.Cut(string(b), "\x00")
 	return s, true
+}
+
+// envBool reads a boolean environment variable as git's git_env_bool:
+// unset or empty is false, and an unparsable value is an error.
+func envBool(env Env, name string) (bool, error) {
+	v, ok := env.lookup(name)
+	if !ok {
+		return false, nil
+	}
+	b, err := parseBool(v, true)
+	if err != nil {
+		return false, fmt.Errorf("bad boolean value %q for %s", v, name)
+	}
+	return b, nil
+}
+
+// parseBool is git's boolean syntax: no value or true/yes/on is true,
+// ""/false/no/off is false (any case), else a C integer (decimal, 0x hex
+// or 0 octal, optional k/m/g suffix) that is true unless zero.
+func parseBool(v string, hasValue bool) (bool, error) {
+	if !hasValue {
+		return true, nil
+	}
+	switch strings.ToLower(v) {
+	case "true", "yes", "on":
+		return true, nil
+	case "", "false", "no", "off":
+		return false, nil
+	}
+	n, err := parseCInt(v)
+	return n != 0, err
+}
+
+func parseCInt(s string) (int64, error) {
+	bad := errors.New("invalid number")
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	base := 10
+	switch {
+	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && isHex(t[2]):
+		base, t = 16, t[2:]
+	case len(t) > 1 && t[0] == '0':
+		base = 8
+	}
+	end := 0
+	for end < len(t) && digitValue(t[end]) < base {
+		end++
+	}
+	if end == 0 {
+		return 0, bad
+	}
+	n, err := strconv.ParseInt(t[:end], base, 64)
+	if err != nil {
+		return 0, bad
+	}
+	factor := map[string]int64{"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[strings.ToLower(t[end:])]
+	// git parses booleans as a C int: out of its range is an error.
+	if factor == 0 || n > math.MaxInt32/factor {
+		return 0, bad
+	}
+	n *= factor
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+func isHex(c byte) bool { return digitValue(c) < 16 }
+
+func digitValue(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return 99
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Repo locates a git repository the way git's own discovery does.
+// Repo is a git repository as git's own discovery finds it.
 type Repo struct {
 	GitDir    string // the git directory: <worktree>/.git, or a linked worktree's .git/worktrees/<name>
 	CommonDir string // where config, objects and refs live (GitDir except in linked worktrees)
@@ -20,6 +20,10 @@ type Repo struct {
 	// includeIf "gitdir:" (its absolute, not symlink-resolved path), when
 	// git would have one different from the resolved path.
 	gitDirAlias string
+	// setupDir is where git has moved to when it reads its config (the
+	// top of the working tree, or the git directory), which is what
+	// relative $GIT_CONFIG_GLOBAL and $GIT_CONFIG_SYSTEM are relative to.
+	setupDir string
 }
 
 // FindRepo finds the repository containing dir as git does: $GIT_DIR if
@@ -27,7 +31,8 @@ type Repo struct {
 // or .git file, or being a git directory itself, stopping at
 // $GIT_CEILING_DIRECTORIES and at file-system boundaries. lookupEnv reads
 // the environment (nil: empty). It reports an error only where git dies:
-// a .git file that is malformed or points nowhere.
+// a .git file that is malformed or points nowhere, or an unparsable
+// $GIT_DISCOVERY_ACROSS_FILESYSTEM.
 func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, error) {
 	env := Env{LookupEnv: lookupEnv, Dir: dir}
 	if gd, ok := env.lookup("GIT_DIR"); ok {
@@ -53,7 +58,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 				if err != nil {
 					return Repo{}, false, err
 				}
-				return newRepo(env, gitDir, cur, ""), true, nil
+				return newRepo(env, gitDir, cur, "", cur), true, nil
 			}
 			if isGitDir(dotgit, env) {
 				alias := ""
@@ -62,7 +67,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 					// directory through $PWD, i.e. through dir.
 					alias = filepath.Join(filepath.Clean(dir), ".git")
 				}
-				return newRepo(env, dotgit, cur, alias), true, nil
+				return newRepo(env, dotgit, cur, alias, cur), true, nil
 			}
 		}
 		if isGitDir(cur, env) { // a bare repository, or inside a .git directory
@@ -70,7 +75,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 			if cur == start {
 				alias = filepath.Clean(dir) + string(filepath.Separator) + "."
 			}
-			return newRepo(env, cur, "", alias), true, nil
+			return newRepo(env, cur, "", alias, cur), true, nil
 		}
 		parent := filepath.Dir(cur)
 		plen := len(parent)
@@ -107,15 +112,20 @@ func explicitRepo(env Env, gd string) (Repo, bool, error) {
 	if !isGitDir(gitDir, env) {
 		return Repo{}, false, nil
 	}
-	workTree := env.Dir
+	// Without $GIT_WORK_TREE the working directory is the top of the
+	// working tree; with it, git moves to its top only from inside it.
+	workTree, setupDir := env.Dir, env.Dir
 	if wt, ok := env.lookup("GIT_WORK_TREE"); ok && wt != "" {
 		workTree = env.abs(wt)
+		if rel, err := filepath.Rel(workTree, env.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			setupDir = workTree
+		}
 	}
-	return newRepo(env, gitDir, workTree, alias), true, nil
+	return newRepo(env, gitDir, workTree, alias, setupDir), true, nil
 }
 
-func newRepo(env Env, gitDir, workTree, alias string) Repo {
-	r := Repo{GitDir: gitDir, CommonDir: commonDir(gitDir, env), WorkTree: workTree}
+func newRepo(env Env, gitDir, workTree, alias, setupDir string) Repo {
+	r := Repo{GitDir: gitDir, CommonDir: commonDir(gitDir, env), WorkTree: workTree, setupDir: setupDir}
 	if alias != realPath(gitDir) {
 		r.gitDirAlias = alias
 	}
