@@ -44,10 +44,10 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		}
 		from, _ := p.Tasks[n-1].Status()
 		out, err := planfile.SetStatus(src, n, st)
-		changed := true
+		changed, onDisk := true, out
 		switch {
 		case errors.Is(err, planfile.ErrUnchanged):
-			changed = false
+			changed, onDisk = false, src
 		case err != nil:
 			return fmt.Errorf("%s:%w", rel, lineErr(p.Tasks[n-1].Line, err))
 		default:
@@ -55,8 +55,10 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 				return err
 			}
 		}
-		s, err := e.Inspect()
-		if err != nil {
+		// Report counts and the resume point from the bytes now on disk; staleness is not this
+		// command's business (and would cost a read of the roadmap and the plan per mark).
+		s := &Session{Path: rel}
+		if err := s.read(onDisk); err != nil {
 			// Another task's invalid status does not undo this change; report the task alone.
 			s = &Session{Path: rel, Exists: true}
 		}

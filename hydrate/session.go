@@ -81,6 +81,21 @@ func (e *Env) Inspect() (*Session, error) {
 	case err != nil:
 		return nil, err
 	}
+	if err := s.read(src); err != nil {
+		return nil, err
+	}
+	if s.State == StateCorrupt {
+		return s, nil
+	}
+	if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
+		s.State = StateStale
+	}
+	return s, nil
+}
+
+// read fills s from the session file's bytes: header, tasks, counts, resume point, or why it is
+// corrupt. It does not look at the project (no staleness).
+func (s *Session) read(src []byte) error {
 	s.Exists = true
 	s.src = src
 	p := planfile.Scan(src)
@@ -88,11 +103,11 @@ func (e *Env) Inspect() (*Session, error) {
 	s.Plan, s.Started = p.Header.Plan, p.Header.Started
 	if why := p.CorruptReasons(); len(why) > 0 {
 		s.State, s.CorruptReasons = StateCorrupt, why
-		return s, nil
+		return nil
 	}
 	sts, err := p.Statuses()
 	if err != nil {
-		return nil, fmt.Errorf("%s:%w", s.Path, err)
+		return fmt.Errorf("%s:%w", s.Path, err)
 	}
 	for _, pr := range p.Problems {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s", s.Path, pr.Line, pr.Message))
@@ -104,16 +119,11 @@ func (e *Env) Inspect() (*Session, error) {
 	}
 	s.Counts = planfile.Count(sts)
 	s.ResumeTask, s.Interrupted = resumePoint(sts)
-	s.StaleReasons = e.staleness(s, p)
-	switch {
-	case len(s.StaleReasons) > 0:
-		s.State = StateStale
-	case s.ResumeTask == 0:
+	s.State = StateResume
+	if s.ResumeTask == 0 {
 		s.State = StateAllComplete
-	default:
-		s.State = StateResume
 	}
-	return s, nil
+	return nil
 }
 
 // resumePoint is the first task that is not complete; an in-progress one was interrupted and is
