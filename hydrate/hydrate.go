@@ -75,7 +75,7 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 			res.Phase = cur.Phase.Num.String()
 			plan = cur.Active.Path
 		}
-		actions, err := e.start(s, plan)
+		err = e.startInto(res, plan)
 		var untrackable *UntrackableError
 		if errors.As(err, &untrackable) && opts.Plan == "" {
 			// The active plan has no <task> elements (a Markdown-only plan): nothing to
@@ -89,17 +89,27 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		res.Actions = actions
-		fresh, err := e.Inspect()
-		if err != nil {
-			return err
-		}
-		fresh.StaleReasons, fresh.CorruptReasons = s.StaleReasons, s.CorruptReasons
-		res.Session = fresh
 		e.next(res)
 		return nil
 	})
 	return res, err
+}
+
+// startInto bootstraps from plan over the session in res, then reports the fresh session, keeping
+// the reasons the old one was replaced for.
+func (e *Env) startInto(res *Result, plan string) error {
+	old := res.Session
+	actions, err := e.start(old, plan)
+	if err != nil {
+		return err
+	}
+	fresh, err := e.Inspect()
+	if err != nil {
+		return err
+	}
+	fresh.StaleReasons, fresh.CorruptReasons = old.StaleReasons, old.CorruptReasons
+	res.Session, res.Actions = fresh, actions
+	return nil
 }
 
 // next fills in the next plan when every task of the session is complete.
@@ -144,17 +154,7 @@ func (e *Env) Start(plan string) (*Result, error) {
 			res.Phase = cur.Phase.Num.String()
 			plan = cur.Active.Path
 		}
-		actions, err := e.start(s, plan)
-		if err != nil {
-			return err
-		}
-		res.Actions = actions
-		fresh, err := e.Inspect()
-		if err != nil {
-			return err
-		}
-		res.Session = fresh
-		return nil
+		return e.startInto(res, plan)
 	})
 	return res, err
 }
