@@ -2,14 +2,18 @@
 GO       ?= go
 BIN      ?= bin/gsd
 LDFLAGS  ?= -s -w
+# The version gsd --version prints when the build information has none (a build in a checkout).
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+XFLAGS    = $(if $(VERSION),-X github.com/gsd-tools/gsd/cmd.buildVersion=$(VERSION))
+DOCS     ?= bin/docs
 FUZZTIME ?= 5s
 # The race detector needs cgo; use it where a C compiler is present.
 RACE     ?= $(shell command -v cc >/dev/null 2>&1 && echo -race)
 
-.PHONY: build test lint fuzz bench demo install cross
+.PHONY: build test lint fuzz bench demo install cross docs
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='$(LDFLAGS)' -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='$(LDFLAGS) $(XFLAGS)' -o $(BIN) .
 
 test: lint cross
 	CGO_ENABLED=$(if $(RACE),1,0) $(GO) test $(RACE) -count=1 ./...
@@ -51,4 +55,10 @@ demo: build
 	  rc=$$?; rm -rf "$$d"; exit $$rc
 
 install:
-	CGO_ENABLED=0 $(GO) install -trimpath -ldflags='$(LDFLAGS)' .
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags='$(LDFLAGS) $(XFLAGS)' .
+
+# Man pages and Markdown command docs from the command tree, by a separate program (cmd/gendocs)
+# so that the generator stays out of the gsd binary.
+docs:
+	$(GO) run ./cmd/gendocs -man $(DOCS)/man -md $(DOCS)/md
+	@echo "wrote $(DOCS)/man and $(DOCS)/md"

@@ -14,6 +14,8 @@ type hydrateOptions struct {
 	noBootstrap bool
 	porcelain   bool
 	plan        string
+	format      string
+	syncState   bool
 }
 
 func (a *app) newHydrateCmd() *cobra.Command {
@@ -27,42 +29,75 @@ archived (never deleted) and a fresh one is bootstrapped from the active plan: t
 the current phase without a SUMMARY.`,
 		Example: `  gsd hydrate
   gsd hydrate --no-bootstrap --json
-  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, ALL_COMPLETE or a task number`,
+  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, ALL_COMPLETE or a task number
+  gsd hydrate --format brief       # the Markdown brief, as gsd brief prints it`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			if o.porcelain && a.json {
-				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
-			}
-			env, dir, err := a.open()
-			if err != nil {
-				return err
-			}
-			opts := hydrate.Options{Bootstrap: !o.noBootstrap}
-			if o.plan != "" {
-				if opts.Plan, err = env.Rel(dir, o.plan); err != nil {
-					return usageError{fmt.Errorf("--plan: %w", err)}
-				}
-			}
-			res, err := env.Hydrate(opts)
-			if err != nil {
-				return err
-			}
+			format := o.format
 			switch {
+			case o.porcelain && a.json:
+				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
+			case format != "" && (o.porcelain || a.json):
+				return usageError{fmt.Errorf("--format cannot be used with --porcelain or --json")}
 			case o.porcelain:
-				_, err = fmt.Fprintln(a.stdout, res.Token())
-				return err
+				format = "porcelain"
 			case a.json:
-				return a.printJSON(hydrateJSON(env, res))
+				format = "json"
 			}
-			a.printHydrate(a.stdout, env, res)
-			return nil
+			return a.runHydrate(o, format)
 		},
 	}
 	f := c.Flags()
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report: write nothing")
 	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
 	f.StringVar(&o.plan, "plan", "", "bootstrap from `PLAN` instead of the active plan")
+	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
+	f.StringVar(&o.format, "format", "", "output `FORMAT`: text, json, porcelain or brief")
+	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
+		[]string{"text", "json", "porcelain", "brief\tMarkdown brief for an agent"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
+}
+
+// runHydrate hydrates and prints the result in format: "" or "text", "json", "porcelain" or
+// "brief".
+func (a *app) runHydrate(o hydrateOptions, format string) error {
+	switch format {
+	case "", "text", "json", "porcelain", "brief":
+	default:
+		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %q", format)}
+	}
+	env, dir, err := a.open()
+	if err != nil {
+		return err
+	}
+	opts := hydrate.Options{Bootstrap: !o.noBootstrap, SyncState: o.syncState}
+	if o.plan != "" {
+		if opts.Plan, err = env.Rel(dir, o.plan); err != nil {
+			return usageError{fmt.Errorf("--plan: %w", err)}
+		}
+	}
+	res, err := env.Hydrate(opts)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "porcelain":
+		_, err = fmt.Fprintln(a.stdout, res.Token())
+		return err
+	case "json":
+		return a.printJSON(hydrateJSON(env, res))
+	case "brief":
+		if a.json {
+			return a.printJSON(struct {
+				SchemaVersion int `json:"schemaVersion"`
+				*hydrate.Brief
+			}{SchemaVersion, env.Brief(res)})
+		}
+		return printBrief(a.stdout, env.Brief(res), "")
+	}
+	a.printHydrate(a.stdout, env, res)
+	return nil
 }
 
 func noArgs(c *cobra.Command, args []string) error {
@@ -73,26 +108,28 @@ func noArgs(c *cobra.Command, args []string) error {
 }
 
 type hydrateReport struct {
-	SchemaVersion  int              `json:"schemaVersion"`
-	User           string           `json:"user"`
-	UserSource     string           `json:"userSource"`
-	UserSourceFile string           `json:"userSourceFile,omitempty"`
-	SessionFile    string           `json:"sessionFile"`
-	State          hydrate.State    `json:"state"`
-	Found          hydrate.State    `json:"found"`
-	Plan           *string          `json:"plan"`
-	Started        *string          `json:"started"`
-	ResumeTask     *int             `json:"resumeTask"`
-	Interrupted    bool             `json:"interrupted"`
-	Tasks          []jsonTask       `json:"tasks"`
-	Counts         any              `json:"counts"`
-	StaleReasons   []string         `json:"staleReasons"`
-	CorruptReasons []string         `json:"corruptReasons"`
-	Warnings       []string         `json:"warnings"`
-	Actions        []hydrate.Action `json:"actions"`
-	Phase          *string          `json:"phase"`
-	NextPlan       *string          `json:"nextPlan"`
-	Note           string           `json:"note,omitempty"`
+	SchemaVersion  int                  `json:"schemaVersion"`
+	User           string               `json:"user"`
+	UserSource     string               `json:"userSource"`
+	UserSourceFile string               `json:"userSourceFile,omitempty"`
+	SessionFile    string               `json:"sessionFile"`
+	State          hydrate.State        `json:"state"`
+	Found          hydrate.State        `json:"found"`
+	Plan           *string              `json:"plan"`
+	Started        *string              `json:"started"`
+	ResumeTask     *int                 `json:"resumeTask"`
+	Interrupted    bool                 `json:"interrupted"`
+	Tasks          []jsonTask           `json:"tasks"`
+	Counts         any                  `json:"counts"`
+	StaleReasons   []string             `json:"staleReasons"`
+	CorruptReasons []string             `json:"corruptReasons"`
+	Warnings       []string             `json:"warnings"`
+	Actions        []hydrate.Action     `json:"actions"`
+	Phase          *string              `json:"phase"`
+	NextPlan       *string              `json:"nextPlan"`
+	Note           string               `json:"note,omitempty"`
+	StateDrift     []hydrate.Difference `json:"stateDrift,omitempty"`
+	StateSynced    bool                 `json:"stateSynced,omitempty"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -117,6 +154,8 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
 		Note:           r.Note,
+		StateDrift:     r.StateDrift,
+		StateSynced:    r.StateSynced,
 	}
 }
 
@@ -128,6 +167,12 @@ func (a *app) field(w io.Writer, label, value string) {
 func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	a.field(w, "User", userLine(env))
 	a.field(w, "Session", r.Path)
+	switch {
+	case r.StateSynced:
+		a.field(w, "STATE.md", "Current Position rewritten")
+	case len(r.StateDrift) > 0:
+		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].Says, r.StateDrift[0].Derived))
+	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)
 	}

@@ -27,6 +27,8 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 		Long:    short + ".\n\nOnly the bytes of that task's status attribute change; marking a task with the status it\nalready has writes nothing.",
 		Example: fmt.Sprintf("  gsd %s 2", name),
 		Args:    args,
+		// Completion offers the tasks that do not have st yet, with their names.
+		ValidArgsFunction: a.completeTasks(st),
 		RunE: func(c *cobra.Command, args []string) error {
 			n := 0
 			if len(args) == 1 {

@@ -15,7 +15,8 @@ func (a *app) newStartCmd() *cobra.Command {
 with status="pending" added to every task. An existing session is archived first, never lost.`,
 		Example: `  gsd start
   gsd start .planning/phases/03-api/03-02-PLAN.md`,
-		Args: maxArgs(1),
+		Args:              maxArgs(1),
+		ValidArgsFunction: a.completePlans,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if plan != "" {
@@ -45,6 +46,7 @@ with status="pending" added to every task. An existing session is archived first
 		},
 	}
 	c.Flags().StringVar(&plan, "plan", "", "the plan to start from (same as the argument)")
+	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }
 

@@ -134,6 +134,11 @@ const MaxFileSize = 8 << 20
 
 // readFile reads a project file through the rooted FS, refusing directories and huge files.
 func (e *Env) readFile(rel string) ([]byte, error) {
+	// Opening a FIFO would block until someone writes to it, and a device can be endless:
+	// only regular files (and directories, refused below by name) are opened.
+	if fi, err := fs.Stat(e.FS, rel); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", rel, fi.Mode().Type())
+	}
 	f, err := e.FS.Open(rel)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
@@ -168,6 +173,9 @@ func cleanRel(p string) (string, error) {
 	// Paths in session headers are written with '/': a backslash or a drive letter is a path
 	// from another system (or an attempt to leave the project), on every OS.
 	drive := len(p) >= 2 && p[1] == ':'
+	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", fmt.Errorf("path %q contains a control character", p)
+	}
 	if p == "" || path.IsAbs(p) || filepath.IsAbs(p) || drive || strings.Contains(p, `\`) || c == ".." || strings.HasPrefix(c, "../") || !fs.ValidPath(c) {
 		return "", fmt.Errorf("path %q is outside the project", p)
 	}

@@ -15,6 +15,7 @@ import (
 type Options struct {
 	Bootstrap bool   // archive a missing, stale or corrupt session and start a fresh one
 	Plan      string // root-relative plan to bootstrap from; "" means the active plan
+	SyncState bool   // rewrite STATE.md's Current Position when it is out of date (or missing)
 }
 
 // Result is what Hydrate found and did.
@@ -25,12 +26,28 @@ type Result struct {
 	Phase    string   // the current phase, when one was looked up
 	NextPlan string   // when every task is complete: the next plan of the phase without a SUMMARY
 	Note     string   // why nothing could be bootstrapped, when that is the case
+
+	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
+	StateSynced bool         // STATE.md was rewritten (SyncState)
 }
 
 // Hydrate runs the seven steps of session hydration: read the user's session, validate it,
 // check it for staleness, find the resume point; and, with Bootstrap, archive a missing, stale
 // or corrupt session and bootstrap a fresh one from the active plan.
+// It also checks STATE.md's Current Position against the current phase and, with SyncState,
+// rewrites it.
 func (e *Env) Hydrate(opts Options) (*Result, error) {
+	res, err := e.hydrate(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.syncState(res, opts.SyncState); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+func (e *Env) hydrate(opts Options) (*Result, error) {
 	// Most runs find a valid session: judge it without the lock, and take the lock (and judge
 	// again under it) only when something is to be written.
 	s, err := e.Inspect()
@@ -185,9 +202,18 @@ func (e *Env) start(s *Session, plan string) ([]Action, error) {
 		}
 		return nil, err
 	}
+	// A status the plan already carries is kept by the bootstrap; an invalid one would make a
+	// session that no command can read. Refuse it here, naming the plan's line.
+	if _, err := planfile.Scan(src).Statuses(); err != nil {
+		return nil, fmt.Errorf("%s:%w", plan, err)
+	}
 	data, err := planfile.Bootstrap(src, e.User.User, plan, e.now())
 	if errors.Is(err, planfile.ErrNoTasks) {
 		return nil, &UntrackableError{Plan: plan}
+	}
+	var le *planfile.LineError
+	if errors.As(err, &le) {
+		return nil, fmt.Errorf("%s:%w", plan, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", plan, err)

@@ -31,6 +31,9 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 			return err
 		}
 		p := planfile.Scan(src)
+		if p.Err != nil {
+			return fmt.Errorf("%s:%w", rel, p.Err)
+		}
 		if why := p.CorruptReasons(); len(why) > 0 {
 			return fmt.Errorf("%s: not a valid session (%s); run gsd hydrate to archive it and start afresh", rel, strings.Join(why, "; "))
 		}

@@ -99,6 +99,9 @@ func (s *Session) read(src []byte) error {
 	s.Exists = true
 	s.src = src
 	p := planfile.Scan(src)
+	if p.Err != nil {
+		return fmt.Errorf("%s:%w", s.Path, p.Err)
+	}
 	s.file = p
 	s.Plan, s.Started = p.Header.Plan, p.Header.Started
 	if why := p.CorruptReasons(); len(why) > 0 {
@@ -144,6 +147,9 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("the Plan header (line %d): %v", p.Header.PlanLine, err)}
 	}
+	if strings.HasPrefix(planPath, SessionsDir+"/") {
+		return []string{fmt.Sprintf("the Plan header (line %d) names %s, a session file, not a plan", p.Header.PlanLine, planPath)}
+	}
 	plan, err := e.readFile(planPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -173,6 +179,9 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	}
 	// The plan was edited: task count and names.
 	fresh := planfile.Scan(plan)
+	if fresh.Err != nil {
+		return append(why, fmt.Sprintf("plan file %s cannot be scanned: line %v", planPath, fresh.Err))
+	}
 	if len(fresh.Tasks) != len(p.Tasks) {
 		why = append(why, fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks)))
 	} else {

@@ -62,6 +62,7 @@ func (e *Env) writeSession(data []byte) error {
 	if err != nil {
 		return err
 	}
+	removeDebris(dir)
 	if err := atomicfile.WriteFile(filepath.Join(dir, SessionFileName), data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", e.SessionPath(), err)
 	}
@@ -96,4 +97,20 @@ func (e *Env) archive(data []byte, kind string) (string, error) {
 		return path.Join(path.Dir(e.SessionPath()), name), nil
 	}
 	return "", fmt.Errorf("%s: too many archives named current-plan.%s.*", path.Dir(e.SessionPath()), stamp)
+}
+
+// removeDebris removes the temporary files a gsd killed in the middle of a write left in the
+// session directory dir (".current-plan.md<digits>", ".current-plan.<stamp>.stale<digits>"). It
+// runs only under the lock: every gsd write to dir holds it, so any such file is debris, never a
+// write in progress. Failures are ignored: debris is untidy, not wrong.
+func removeDebris(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, de := range entries {
+		if name := de.Name(); strings.HasPrefix(name, ".current-plan.") && atomicfile.IsTemp(name) && de.Type().IsRegular() {
+			_ = os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

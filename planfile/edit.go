@@ -23,6 +23,9 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 		return nil, fmt.Errorf("unknown status %q (want %s)", st, AllowedStatuses)
 	}
 	p := Scan(src)
+	if p.Err != nil {
+		return nil, p.Err
+	}
 	if n < 1 || n > len(p.Tasks) {
 		return nil, fmt.Errorf("no task %d: the session has %s", n, plural(len(p.Tasks), "task"))
 	}
@@ -63,6 +66,9 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 // status attribute, wherever its other attributes stand. Tasks that have one are left alone.
 func InjectStatuses(src []byte) ([]byte, error) {
 	p := Scan(src)
+	if p.Err != nil {
+		return nil, p.Err
+	}
 	want := map[int]Status{}
 	out := make([]byte, 0, len(src)+len(p.Tasks)*len(` status="pending"`))
 	last := 0

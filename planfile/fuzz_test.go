@@ -11,6 +11,9 @@ import (
 
 func addSeeds(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.md"))
+	// The hostile corpus of the end-to-end tests: binary, NUL bytes, broken tags, bad statuses.
+	hostile, _ := filepath.Glob(filepath.Join("..", "testdata", "hostile", "*"))
+	paths = append(paths, hostile...)
 	for _, p := range paths {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
@@ -69,6 +72,24 @@ func FuzzSetStatus(f *testing.F) {
 				tag := p.Tasks[n-1].Tag
 				if pre < tag.Start || len(src)-suf > tag.End {
 					t.Fatalf("task %d -> %s changed bytes %d..%d outside its tag %+v", n, st, pre, len(src)-suf, tag)
+				}
+				// Stronger: only that attribute's bytes. A quoted status keeps everything but its
+				// value; an unquoted one is rewritten whole; a missing one is inserted at one
+				// place, with nothing else touched.
+				var keepA, keepB int // src[:keepA] and src[keepB:] must survive as they are
+				var mid string       // what goes between them
+				if a, ok := p.Tasks[n-1].Attr("status"); ok && a.Quote != 0 {
+					keepA, keepB, mid = a.Val.Start, a.Val.End, string(st)
+				} else if ok {
+					keepA, keepB, mid = a.Span.Start, a.Span.End, `status="`+string(st)+`"`
+				} else {
+					at := insertAt(&p.Tasks[n-1])
+					q := string(quoteOf(&p.Tasks[n-1]))
+					keepA, keepB, mid = at, at, " status="+q+string(st)+q
+				}
+				want := string(src[:keepA]) + mid + string(src[keepB:])
+				if string(out) != want {
+					t.Fatalf("task %d -> %s: got %q, want only the status attribute changed: %q", n, st, out, want)
 				}
 				got, err := Scan(out).Tasks[n-1].TaskStatus()
 				if err != nil || got != st {

@@ -11,6 +11,7 @@ package planfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -119,6 +120,10 @@ type Plan struct {
 	Tasks    []Task
 	Blocks   []Span // each <tasks> ... </tasks> block
 	Problems []Problem
+	// Err is set when the scan gave up before the end of the file (ErrTooComplex: the file is
+	// built to make a tolerant scan slow, or has more than MaxTasks tasks). Tasks and Blocks
+	// then describe only the part before that, and nothing may be written from them.
+	Err error
 
 	lines []int // byte offset of the start of each line
 }
@@ -137,8 +142,25 @@ func (p *Plan) Line(off int) int {
 	return lo
 }
 
-// Scan reads src, tolerating anything: it never fails and never panics. What it could not make
-// sense of is listed in Problems.
+// ErrTooComplex is Plan.Err when the scan gave up: see MaxTasks and workPerByte.
+var ErrTooComplex = errors.New("too complex to scan")
+
+// MaxTasks bounds the tasks of one file: real plans have a handful, and each task costs memory.
+const MaxTasks = 10000
+
+// workPerByte bounds the scan's running time. A tolerant scan looks ahead for closing fences,
+// backticks and end tags, and on input crafted so that none of them is ever found (thousands of
+// unclosed "```x" lines, "<a>" repeated a million times) those look-aheads would make it
+// quadratic: minutes for a few megabytes. The scanner counts the bytes it examines and gives up
+// with ErrTooComplex beyond workPerByte*len(src)+workSlack; real files stay far below it.
+const (
+	workPerByte = 48
+	workSlack   = 1 << 20
+	callCost    = 16
+)
+
+// Scan reads src, tolerating anything: it never panics and always returns. What it could not
+// make sense of is listed in Problems; if it had to give up, Err says so.
 func Scan(src []byte) *Plan {
 	p := &Plan{Src: src}
 	p.lines = append(p.lines, 0)
@@ -148,16 +170,68 @@ func Scan(src []byte) *Plan {
 		}
 	}
 	p.Header = parseHeader(src)
-	s := scanner{src: src, p: p}
+	s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
 	s.run()
 	return p
 }
 
 // scanner walks the source line by line outside tasks, and tag by tag inside them.
 type scanner struct {
-	src []byte
-	p   *Plan
-	pos int
+	src    []byte
+	p      *Plan
+	pos    int
+	work   int // bytes examined so far, look-aheads included
+	budget int // the most work allowed
+	// noFence[0] ('`') and noFence[1] ('~'): the shortest fence found never to close, 0 if none.
+	noFence [2]int
+}
+
+// spend charges n bytes of work; once the budget is gone it records why, and every look-ahead
+// then reports the end of the file, so the scan winds down at once.
+func (s *scanner) spend(n int, at int) bool {
+	s.work += n
+	if s.work <= s.budget || s.p.Err != nil {
+		return s.p.Err == nil
+	}
+	s.p.Err = &LineError{Line: s.p.Line(min(at, len(s.src))),
+		Err: fmt.Errorf("%w (gave up here after examining %d MiB)", ErrTooComplex, s.work>>20)}
+	s.problem(at, "the scan gave up here: %v", ErrTooComplex)
+	s.pos = len(s.src)
+	return false
+}
+
+// stopped reports whether the scan gave up.
+func (s *scanner) stopped() bool { return s.p.Err != nil }
+
+// fence is skipFence, charged to the budget.
+func (s *scanner) fence(off int) (int, bool) {
+	if s.stopped() {
+		return 0, false
+	}
+	// A fence of n characters that found no closing line means no later fence of the same
+	// character with n or more does either: answer those at once.
+	ch, run := s.src[off], 0
+	for off+run < len(s.src) && s.src[off+run] == ch {
+		run++
+	}
+	k := 0
+	if ch == '~' {
+		k = 1
+	}
+	if f := s.noFence[k]; f > 0 && run >= f {
+		return 0, false
+	}
+	end, ok := skipFence(s.src, off)
+	n := len(s.src) - off
+	if ok {
+		n = end - off
+	} else if run >= 3 && (s.noFence[k] == 0 || run < s.noFence[k]) {
+		s.noFence[k] = run
+	}
+	if !s.spend(n, off) {
+		return 0, false
+	}
+	return end, ok
 }
 
 func (s *scanner) problem(off int, format string, args ...any) {
@@ -167,14 +241,14 @@ func (s *scanner) problem(off int, format string, args ...any) {
 // run finds <tasks> blocks: a "<tasks>" at the start of a line (after indentation), outside
 // fenced code and comments.
 func (s *scanner) run() {
-	for s.pos < len(s.src) {
+	for s.pos < len(s.src) && !s.stopped() {
 		lineStart := s.pos
 		lineEnd := lineEndAt(s.src, lineStart)
 		trimmed := bytes.TrimLeft(s.src[lineStart:lineEnd], " \t")
 		at := lineStart + (lineEnd - lineStart - len(trimmed))
 		switch {
 		case len(trimmed) > 0 && (trimmed[0] == '`' || trimmed[0] == '~'):
-			if end, ok := skipFence(s.src, at); ok {
+			if end, ok := s.fence(at); ok {
 				s.pos = end
 				continue
 			}
@@ -219,6 +293,12 @@ func (s *scanner) tasksBlock(start int) {
 // task scans one <task> element whose '<' is at off.
 func (s *scanner) task(off int) {
 	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off)}
+	if t.Number > MaxTasks {
+		s.p.Err = &LineError{Line: t.Line, Err: fmt.Errorf("%w: more than %d tasks", ErrTooComplex, MaxTasks)}
+		s.problem(off, "task %d: more than %d tasks; the scan stops here", t.Number, MaxTasks)
+		s.pos = len(s.src)
+		return
+	}
 	end, attrs, selfClosing, ok := parseStartTag(s.src, off, len("<task"))
 	if !ok {
 		s.problem(off, "task %d: start tag is never closed with '>'", t.Number)
@@ -330,9 +410,20 @@ const (
 
 // nextMarkup finds the next '<' at or after off that is not inside fenced code, inline code or
 // an HTML comment, and classifies it: a start tag of open ("" for none), an end tag of close.
-func (s *scanner) nextMarkup(off int, open, close string) (int, markKind) {
+func (s *scanner) nextMarkup(off int, open, close string) (at int, kind markKind) {
+	if s.stopped() {
+		return len(s.src), markEOF
+	}
+	start := off
+	defer func() {
+		// Each call also costs a fixed amount: a million '<' a few bytes apart cost more than
+		// their bytes.
+		if !s.spend(at-start+callCost, at) {
+			at, kind = len(s.src), markEOF
+		}
+	}()
 	src := s.src
-	for off < len(src) {
+	for off < len(src) && !s.stopped() {
 		i := bytes.IndexAny(src[off:], "<`~")
 		if i < 0 {
 			break
@@ -342,15 +433,19 @@ func (s *scanner) nextMarkup(off int, open, close string) (int, markKind) {
 		switch {
 		case c == '`':
 			if isLineStart(src, off) {
-				if end, ok := skipFence(src, off); ok {
+				if end, ok := s.fence(off); ok {
 					off = end
 					continue
 				}
 			}
-			off = skipInlineCode(src, off)
+			end, n := skipInlineCode(src, off)
+			if !s.spend(n, off) {
+				return len(src), markEOF
+			}
+			off = end
 			continue
 		case c == '~' && isLineStart(src, off):
-			if end, ok := skipFence(src, off); ok {
+			if end, ok := s.fence(off); ok {
 				off = end
 				continue
 			}
@@ -542,29 +637,30 @@ func skipFence(src []byte, off int) (int, bool) {
 }
 
 // skipInlineCode skips an inline code span opening at off; a backtick run without a matching run
-// later on the same line is literal text.
-func skipInlineCode(src []byte, off int) int {
+// later on the same line is literal text. It also returns how many bytes it examined. (It looks
+// for the end of the line as it goes: finding it first would make a long line of backticks
+// quadratic.)
+func skipInlineCode(src []byte, off int) (end, examined int) {
 	n := 0
 	for off+n < len(src) && src[off+n] == '`' {
 		n++
 	}
-	le := lineEndAt(src, off)
 	i := off + n
-	for i < le {
+	for i < len(src) && src[i] != '\n' {
 		if src[i] != '`' {
 			i++
 			continue
 		}
 		m := 0
-		for i+m < le && src[i+m] == '`' {
+		for i+m < len(src) && src[i+m] == '`' {
 			m++
 		}
 		if m == n {
-			return i + m
+			return i + m, i + m - off
 		}
 		i += m
 	}
-	return off + n
+	return off + n, i - off
 }
 
 // lineEndAt returns the offset of the '\n' ending the line containing off (or len(src)).

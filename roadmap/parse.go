@@ -1,14 +1,19 @@
 package roadmap
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
 type Roadmap struct {
-	Path   string  // the file it was parsed from, relative to the project root
-	Phases []Entry // one per phase number, in numeric order
+	Path      string    // the file it was parsed from, relative to the project root
+	Phases    []Entry   // one per phase number, in numeric order
+	Milestone string    // the milestone in progress, or the roadmap's title; "" if neither
+	Problems  []Problem // rows and lines it could not make sense of
 }
 
 // Entry is one phase as the roadmap describes it, merged from its checklist
@@ -18,6 +23,16 @@ type Entry struct {
 	Name   string
 	Status Status
 	Line   int // 1-based line of the phase's first mention
+
+	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
+	// is 0 when the phase has no row or the row has no plans column;
+	// PlansTotal is -1 when the total is not a number.
+	TableLine  int
+	PlansDone  int
+	PlansTotal int
+
+	Collapsed bool // every mention is inside a collapsed <details> block (a shipped milestone)
+	Inserted  bool // marked "(INSERTED)" or with status Inserted
 }
 
 // Lookup returns the roadmap's entry for phase n, compared as numbers.
@@ -58,6 +73,10 @@ type facts struct {
 	mark      Status // an explicit "(In Progress)" / "(completed ...)" mark
 	box       Status // the checklist checkbox
 	collapsed bool   // every mention is inside a <details> block
+	inserted  bool
+
+	tableLine             int
+	plansDone, plansTotal int
 }
 
 const (
@@ -92,12 +111,17 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 		return f
 	}
 
+	r := &Roadmap{Path: path}
+	title, milestone := "", ""
 	lines := visibleLines(src)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if i+1 < len(lines) && strings.Contains(l.text, "|") && isDelimiterRow(lines[i+1].text) {
-			i = parseTable(lines, i, get)
+			i = parseTable(r, lines, i, get)
 			continue
+		}
+		if milestone == "" && !l.collapsed {
+			milestone = milestoneName(l.text)
 		}
 		if boxChar, rest, ok := matchChecklist(l.text); ok {
 			n, name, marks, ok := phaseRef(rest)
@@ -106,6 +130,7 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			}
 			f := get(n, l.num, l.collapsed)
 			f.setName(name, nameFromChecklist)
+			f.inserted = f.inserted || marks.inserted
 			if marks.status != StatusUnknown && f.mark == StatusUnknown {
 				f.mark = marks.status
 			}
@@ -122,19 +147,31 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			continue
 		}
 		if text, ok := matchHeading(l.text); ok {
+			if title == "" && strings.HasPrefix(strings.TrimSpace(l.text), "# ") {
+				title = text
+				if _, after, ok := strings.Cut(text, ":"); ok && strings.Contains(strings.ToLower(text[:len(text)-len(after)]), "roadmap") {
+					title = after
+				}
+				title = cleanName(title)
+			}
 			n, name, marks, ok := phaseRef(text)
 			if !ok {
 				continue
 			}
 			f := get(n, l.num, l.collapsed)
 			f.setName(name, nameFromHeading)
+			f.inserted = f.inserted || marks.inserted
 			if marks.status != StatusUnknown && f.mark == StatusUnknown {
 				f.mark = marks.status
 			}
 		}
 	}
 
-	r := &Roadmap{Path: path}
+	r.Milestone = milestone
+	if r.Milestone == "" {
+		r.Milestone = title
+	}
+	r.Phases = make([]Entry, 0, len(order))
 	for _, f := range order {
 		r.Phases = append(r.Phases, f.entry())
 	}
@@ -159,7 +196,57 @@ func (f *facts) entry() Entry {
 	if st == StatusUnknown && f.collapsed {
 		st = StatusComplete
 	}
-	return Entry{Num: f.num, Name: f.name, Status: st, Line: f.line}
+	return Entry{
+		Num: f.num, Name: f.name, Status: st, Line: f.line,
+		TableLine: f.tableLine, PlansDone: f.plansDone, PlansTotal: f.plansTotal,
+		Collapsed: f.collapsed, Inserted: f.inserted || st == StatusInserted,
+	}
+}
+
+// hasVersion reports whether s has a version such as "v1.1".
+func hasVersion(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == 'v' && isDigit(s[i+1]) && (i == 0 || !isLetter(s[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// milestoneName returns the milestone a heading or list line announces as
+// the one in progress ("### 🚧 v1.1 Search (In Progress)", "- Milestone 2:
+// Production (Phases 11-17) -- in progress"), or "".
+func milestoneName(line string) string {
+	if _, _, ok := matchChecklist(line); ok {
+		return ""
+	}
+	text, ok := matchHeading(line)
+	if !ok {
+		t := strings.TrimSpace(line)
+		if len(t) < 2 || !strings.ContainsRune("-*+", rune(t[0])) || t[1] != ' ' {
+			return ""
+		}
+		text = t[2:]
+	}
+	if phaseWordEnd(text) >= 0 {
+		return ""
+	}
+	lower := strings.ToLower(text)
+	construction := strings.Contains(text, "🚧")
+	if !construction && !strings.Contains(lower, "in progress") {
+		return ""
+	}
+	if !construction && !strings.Contains(lower, "milestone") && !hasVersion(lower) {
+		return ""
+	}
+	text = strings.TrimLeftFunc(text, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsNumber(r)) })
+	if i := strings.Index(lower, "in progress"); i >= 0 && !strings.Contains(text, "(") {
+		// "... -- in progress" with no parentheses: cut the status off.
+		if j := strings.Index(strings.ToLower(text), "in progress"); j >= 0 {
+			text = text[:j]
+		}
+	}
+	return cleanName(text)
 }
 
 // phaseMarks is what the parenthesised groups of a checklist line or heading
@@ -258,9 +345,11 @@ func splitRow(line string) []string {
 // parseTable reads the table whose header is lines[i] and returns the index
 // of its last row. Only tables with both a Phase and a Status column count;
 // the columns are found by name, so their order and number do not matter.
-func parseTable(lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
+// Rows it cannot read, and rows whose cells are shifted, are recorded as
+// problems of r.
+func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
 	header := splitRow(lines[i].text)
-	phaseCol, statusCol := -1, -1
+	phaseCol, statusCol, plansCol := -1, -1, -1
 	for c, h := range header {
 		h = strings.ToLower(strings.Trim(h, " *_`"))
 		switch {
@@ -268,7 +357,12 @@ func parseTable(lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int
 			phaseCol = c
 		case statusCol < 0 && strings.HasPrefix(h, "status"):
 			statusCol = c
+		case plansCol < 0 && strings.HasPrefix(h, "plans"):
+			plansCol = c
 		}
+	}
+	problem := func(line int, format string, args ...any) {
+		r.Problems = append(r.Problems, Problem{Severity: SeverityWarning, File: r.Path, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
 	j := i + 2
 	for ; j < len(lines); j++ {
@@ -281,17 +375,22 @@ func parseTable(lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int
 		}
 		cells := splitRow(l.text)
 		if phaseCol >= len(cells) {
+			problem(l.num, "progress table row has no phase cell; row ignored")
 			continue
 		}
 		n, name, ok := phaseCell(cells[phaseCol])
 		if !ok {
+			if strings.Trim(strings.Join(cells, ""), " -—–:") != "" {
+				problem(l.num, "progress table row: cannot read phase %q; row ignored", cells[phaseCol])
+			}
 			continue
 		}
 		st := StatusUnknown
 		if statusCol < len(cells) {
 			st = ParseStatus(cells[statusCol])
 		}
-		if st == StatusUnknown && len(cells) != len(header) {
+		shifted := len(cells) != len(header)
+		if st == StatusUnknown && shifted {
 			// A row with a missing or extra cell has its columns shifted:
 			// take the one cell that reads as a status.
 			for c, cell := range cells {
@@ -303,13 +402,59 @@ func parseTable(lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int
 				}
 			}
 		}
+		done, total, plansOK := -1, -1, false
+		if plansCol >= 0 && plansCol < len(cells) {
+			done, total, plansOK = plansCell(cells[plansCol])
+		}
+		if !plansOK && shifted {
+			for c, cell := range cells {
+				if c != phaseCol && c != statusCol {
+					if done, total, plansOK = plansCell(cell); plansOK {
+						break
+					}
+				}
+			}
+		}
+		switch {
+		case shifted:
+			problem(l.num, "progress table row for phase %s has %d cells, the header %d; read as best it could be", n, len(cells), len(header))
+		case st == StatusUnknown && statusCol < len(cells) && strings.Trim(cells[statusCol], " -—–") != "":
+			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
+		}
 		f := get(n, l.num, l.collapsed)
 		f.setName(name, nameFromTable)
 		if f.table == StatusUnknown {
 			f.table = st
 		}
+		if plansOK && f.tableLine == 0 {
+			f.tableLine, f.plansDone, f.plansTotal = l.num, done, total
+		}
 	}
 	return j - 1
+}
+
+// plansCell parses a progress table's plans cell: "2/3", "0/TBD", "0/?",
+// "4/4 (13-05 deferred)". total is -1 when it is not a number.
+func plansCell(cell string) (done, total int, ok bool) {
+	c := strings.Trim(cell, " \t*_`")
+	a, b, found := strings.Cut(c, "/")
+	if !found {
+		return 0, 0, false
+	}
+	d, err := strconv.Atoi(strings.TrimSpace(a))
+	if err != nil || d < 0 {
+		return 0, 0, false
+	}
+	b = strings.TrimSpace(b)
+	k := 0
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	if k == 0 || k > maxSegmentDigits {
+		return d, -1, true
+	}
+	t, _ := strconv.Atoi(b[:k])
+	return d, t, true
 }
 
 // phaseCell parses a progress table's phase cell: "1. Foundation",

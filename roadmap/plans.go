@@ -181,6 +181,14 @@ func PlanID(name string) (string, bool) {
 // is one, and returns the plans in plan order, each paired with its SUMMARY by
 // plan id. No file is opened.
 func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
+	plans, _, err := scanPlans(fsys, dir)
+	return plans, err
+}
+
+// scanPlans is ScanPlans, also returning the phase-level SUMMARY
+// ("05-SUMMARY.md") when no phase-level plan claims it: a summary of the
+// phase as a whole.
+func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 	dirPhase, _, _ := phaseDirName(path.Base(dir))
 	type item struct {
 		key  planKey
@@ -224,11 +232,11 @@ func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
 
 	nested, err := scan(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if nested {
 		if _, err := scan(path.Join(dir, "plans")); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 
@@ -239,11 +247,16 @@ func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
 		return strings.Compare(a.plan.Path, b.plan.Path)
 	})
 	out := make([]Plan, len(plans))
+	phaseLevel := planKey{phase: dirPhase, num: -1}.String()
+	phaseSummary := summaries[phaseLevel]
 	for i, it := range plans {
 		it.plan.Summary = summaries[it.key.String()]
+		if it.key.String() == phaseLevel {
+			phaseSummary = ""
+		}
 		out[i] = it.plan
 	}
-	return out, nil
+	return out, phaseSummary, nil
 }
 
 // PhaseOf returns the phase a plan belongs to: the number of its phase

@@ -1,0 +1,245 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+func (a *app) newBriefCmd() *cobra.Command {
+	var o hydrateOptions
+	c := &cobra.Command{
+		Use:   "brief",
+		Short: "Hydrate, and print a Markdown brief for an agent that has forgotten everything",
+		Long: `Brief hydrates exactly like gsd hydrate (the same flags, the same bootstrap) and prints the
+result as a compact Markdown brief written for an agent starting from nothing: the plan and its
+objective, progress, the completed tasks, the task to resume as the plan writes it, whether it was
+interrupted, the remaining tasks, anything stale or corrupt, and the commands to run next.
+
+The brief stays under 8 KB: a long text is cut, with the file and line where the rest is.
+gsd hydrate --format brief prints the same.`,
+		Example: `  gsd brief
+  gsd brief --no-bootstrap`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.runHydrate(o, "brief")
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report: write nothing")
+	f.StringVar(&o.plan, "plan", "", "bootstrap from `PLAN` instead of the active plan")
+	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
+	return c
+}
+
+// printBrief renders b as Markdown, held to hydrate.MaxBriefSize. trigger, when not empty, says
+// what asked for the brief (a SessionStart hook's source).
+func printBrief(w io.Writer, b *hydrate.Brief, trigger string) error {
+	_, err := io.WriteString(w, renderBrief(b, trigger))
+	return err
+}
+
+func renderBrief(b *hydrate.Brief, trigger string) string {
+	// The brief is built in parts; when it would exceed hydrate.MaxBriefSize, the parts that
+	// matter least give way to a one-line pointer, in drop order (1 first), so that the resume
+	// task and the commands to run next always survive.
+	type part struct {
+		text  strings.Builder
+		drop  int // 0: never dropped
+		short string
+	}
+	cur := &part{}
+	parts := []*part{cur}
+	section := func(drop int, short string) {
+		cur = &part{drop: drop, short: short}
+		parts = append(parts, cur)
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(&cur.text, format, args...) }
+	title := "# GSD resume brief"
+	if trigger != "" {
+		title += " (SessionStart: " + trigger + ")"
+	}
+	p("%s\n\n", title)
+	p("gsd rebuilt this from the GSD project's files (.planning/); where it disagrees with what you remember, trust it.\n\n")
+	p("- **User:** %s\n", b.User)
+	p("- **Session:** %s\n", b.SessionFile)
+	if b.Plan != "" {
+		p("- **Plan:** %s\n", b.Plan)
+	}
+	if b.Counts.Total > 0 {
+		p("- **Progress:** %s\n", countsLine(b.Counts))
+	}
+	for _, act := range b.Actions {
+		switch act.Kind {
+		case "archived":
+			p("- **Archived:** %s -> %s\n", act.From, act.Path)
+		case "bootstrapped":
+			p("- **Started:** a fresh session from %s\n", act.From)
+		}
+	}
+	p("\n")
+
+	switch b.State {
+	case hydrate.StateNoSession:
+		p("There is no session for %s yet: nothing is being executed.\n\n", b.User)
+	case hydrate.StateNoPlan:
+		p("There is no session for %s, and %s.\n\n", b.User, b.Note)
+	case hydrate.StateCorrupt:
+		p("The session file is **corrupt**: it is not a session gsd can read.\n\n")
+	case hydrate.StateStale:
+		p("The session is **stale**: it no longer matches the project. Do not resume its tasks; hydrate afresh first.\n\n")
+		if b.Note != "" {
+			p("It was kept: %s.\n\n", b.Note)
+		}
+	case hydrate.StateAllComplete:
+		p("**Every task of this plan is complete.**")
+		if b.NextPlan != "" {
+			p(" The next plan of the phase is %s.", b.NextPlan)
+		}
+		p("\n\n")
+	}
+
+	if b.Objective != nil {
+		section(4, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
+		p("## Objective\n\n%s\n", b.Objective.Text)
+		if b.Objective.Rest != 0 {
+			p("[... cut here: the rest is at %s:%d]\n", b.Objective.File, b.Objective.Rest)
+		}
+		p("\n")
+	}
+	if len(b.Completed) > 0 {
+		section(1, fmt.Sprintf("## Completed\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Completed)))
+		p("## Completed\n\n")
+		p("%s", taskList(b.Completed))
+		p("\n")
+	}
+	section(0, "")
+	if r := b.Resume; r != nil {
+		p("## Resume: task %d: %s\n\n", r.Number, r.Name)
+		switch {
+		case r.Interrupted && r.Checkpoint:
+			p("**Interrupted.** Checkpoint %d was in progress when the last session ended, and no answer was recorded. Re-execute it from its start: check that what it asks the human to verify is really on disk and committed, then ask again.\n\n", r.Number)
+		case r.Interrupted:
+			p("**Interrupted.** Task %d was in progress when the last session ended. Re-execute it from its start: part of its work may already be on disk or committed, so first check what is there (`git status`, `git log`, the files it names) and do not redo or duplicate what is done; its verify step decides what is left.\n\n", r.Number)
+		case r.Status == "pending":
+			p("Task %d has not been started.\n\n", r.Number)
+		}
+		if r.Checkpoint {
+			p("**Checkpoint.** Stop at this task: show the human what was built and how to verify it, then wait for their answer. Never approve a checkpoint yourself.\n\n")
+		}
+		p("As written in the plan (the session's copy, %s:%d):\n\n", b.SessionFile, r.Line)
+		fence := fenceFor(r.Fields)
+		p("%s\n%s\n", fence, r.StartTag)
+		for i := range r.Fields {
+			f := &r.Fields[i]
+			switch {
+			case f.Text == "" && f.Rest == 0:
+				p("<%s/>\n", f.Name)
+			case f.Text == "":
+				p("<%s>[... left out: it is at %s:%d]</%s>\n", f.Name, f.File, f.Rest, f.Name)
+			case !strings.Contains(f.Text, "\n") && f.Rest == 0:
+				p("<%s>%s</%s>\n", f.Name, f.Text, f.Name)
+			default:
+				p("<%s>\n%s\n", f.Name, f.Text)
+				if f.Rest != 0 {
+					p("[... cut here: the rest is at %s:%d]\n", f.File, f.Rest)
+				}
+				p("</%s>\n", f.Name)
+			}
+		}
+		p("</task>\n%s\n\n", fence)
+	}
+	if len(b.Remaining) > 0 {
+		section(3, fmt.Sprintf("## Remaining\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Remaining)))
+		p("## Remaining\n\n")
+		p("%s", taskList(b.Remaining))
+		p("\n")
+	}
+	section(0, "")
+	if b.Omitted > 0 {
+		p("(%d more tasks not listed: gsd tasks lists them all.)\n\n", b.Omitted)
+	}
+	if len(b.StaleReasons)+len(b.CorruptReasons)+len(b.Warnings) > 0 {
+		section(2, "## Findings\n\n(left out for size: gsd check lists them)\n\n")
+		p("## Findings\n\n")
+		for _, s := range b.CorruptReasons {
+			p("- corrupt: %s\n", s)
+		}
+		for _, s := range b.StaleReasons {
+			p("- stale: %s\n", s)
+		}
+		for _, s := range b.Warnings {
+			p("- warning: %s\n", s)
+		}
+		p("\n")
+	}
+	section(0, "")
+	if len(b.Next) > 0 {
+		p("## Next\n\n")
+		for _, s := range b.Next {
+			p("- `%s`: %s\n", s.Command, s.When)
+		}
+	}
+	size := 0
+	for _, pt := range parts {
+		size += pt.text.Len()
+	}
+	for drop := 1; drop <= 4 && size > hydrate.MaxBriefSize; drop++ {
+		for _, pt := range parts {
+			if pt.drop == drop {
+				size += len(pt.short) - pt.text.Len()
+				pt.text.Reset()
+				pt.text.WriteString(pt.short)
+			}
+		}
+	}
+	var sb strings.Builder
+	for _, pt := range parts {
+		sb.WriteString(pt.text.String())
+	}
+	return capBrief(sb.String())
+}
+
+// capBrief holds a rendered brief to hydrate.MaxBriefSize; the domain's budgets make this a
+// safety net, not the rule.
+func capBrief(s string) string {
+	const tail = "\n[brief cut at 8 KB: gsd tasks and the session file have the rest]\n"
+	if len(s) <= hydrate.MaxBriefSize {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:hydrate.MaxBriefSize-len(tail)], '\n')
+	if cut < 0 {
+		cut = 0
+	}
+	return s[:cut+1] + tail
+}
+
+func taskList(ts []hydrate.Task) string {
+	var sb strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&sb, "- task %d (%s): %s\n", t.Number, t.Status, t.Name)
+	}
+	return sb.String()
+}
+
+// fenceFor is a code fence longer than any backtick run in the fields, so that a plan's own
+// fenced code stays inside it.
+func fenceFor(fs []hydrate.Excerpt) string {
+	longest := 0
+	for _, f := range fs {
+		run := 0
+		for _, c := range f.Text {
+			if c == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}

@@ -1,0 +1,373 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+func (a *app) newProgressCmd() *cobra.Command {
+	var check bool
+	c := &cobra.Command{
+		Use:   "progress",
+		Short: "Project-wide progress from ROADMAP.md and the disk; --check for CI",
+		Long: `Progress reads ROADMAP.md, every phase directory and every user's session, and reports the
+milestone, overall progress, one line per phase, the current phase and its active plan, each
+session, and every problem found (file:line: severity: message).
+
+With --check, exit status is 1 when any problem is an error, 0 otherwise. When GITHUB_ACTIONS is
+true, problems are also emitted as workflow annotations and a summary table is appended to
+$GITHUB_STEP_SUMMARY.`,
+		Example: `  gsd progress
+  gsd progress --json
+  gsd progress --check             # in CI`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			r, err := env.Progress()
+			if err != nil {
+				return err
+			}
+			switch {
+			case a.json:
+				err = a.printJSON(progressJSON(r))
+			case check:
+				a.printProblems(a.stdout, r.Problems)
+			default:
+				a.printProgress(a.stdout, r, a.now())
+			}
+			if err != nil {
+				return err
+			}
+			if check {
+				if a.getenv("GITHUB_ACTIONS") == "true" {
+					if !a.json {
+						// Workflow commands are read from stdout; JSON output must stay one object.
+						writeAnnotations(a.stdout, r.Problems)
+					}
+					if p := a.getenv("GITHUB_STEP_SUMMARY"); p != "" {
+						if err := appendStepSummary(p, r); err != nil {
+							return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+						}
+					}
+				}
+				fmt.Fprintln(a.stderr, problemCounts(r.Problems))
+				if r.Errors() > 0 {
+					return exitError{ExitFailure}
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&check, "check", false, "print only the problems; exit 1 when any is an error (for CI)")
+	return c
+}
+
+type progressPlanJSON struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	Done bool   `json:"done"`
+}
+
+type progressPhaseJSON struct {
+	Number        roadmap.PhaseNum   `json:"number"`
+	Name          string             `json:"name"`
+	Dir           *string            `json:"dir"`
+	RoadmapStatus roadmap.Status     `json:"roadmapStatus"`
+	Status        roadmap.Status     `json:"status"`
+	Current       bool               `json:"current"`
+	PlansDone     int                `json:"plansDone"`
+	PlansTotal    int                `json:"plansTotal"`
+	Plans         []progressPlanJSON `json:"plans"`
+}
+
+type progressReportJSON struct {
+	SchemaVersion int                    `json:"schemaVersion"`
+	PlanningDir   string                 `json:"planningDir"`
+	Milestone     *string                `json:"milestone"`
+	CurrentPhase  *string                `json:"currentPhase"`
+	ActivePlan    *string                `json:"activePlan"`
+	Progress      roadmap.Progress       `json:"progress"`
+	Quick         map[string]int         `json:"quick"`
+	Phases        []progressPhaseJSON    `json:"phases"`
+	Sessions      []hydrate.UserSession  `json:"sessions"`
+	State         *hydrate.StatePosition `json:"state"`
+	Problems      []roadmap.Problem      `json:"problems"`
+}
+
+func progressJSON(r *hydrate.ProgressReport) progressReportJSON {
+	out := progressReportJSON{
+		SchemaVersion: SchemaVersion,
+		PlanningDir:   r.PlanningDir,
+		Milestone:     optString(r.Milestone),
+		Progress:      r.Progress,
+		Phases:        []progressPhaseJSON{},
+		Sessions:      nonNil(r.Sessions),
+		State:         r.State,
+		Problems:      nonNil(r.Problems),
+	}
+	if cur := r.CurrentPhase(); cur != nil {
+		out.CurrentPhase = optString(cur.Num.String())
+	}
+	if r.Active != nil {
+		out.ActivePlan = optString(r.Active.Path)
+	}
+	done := 0
+	for _, q := range r.Quick {
+		if q.Done {
+			done++
+		}
+	}
+	out.Quick = map[string]int{"done": done, "total": len(r.Quick)}
+	for i := range r.Phases {
+		ph := &r.Phases[i]
+		pj := progressPhaseJSON{
+			Number: ph.Num, Name: ph.Name, Dir: optString(ph.Dir),
+			RoadmapStatus: ph.RoadmapStatus, Status: ph.Status, Current: i == r.Current,
+			Plans: []progressPlanJSON{},
+		}
+		pj.PlansDone, pj.PlansTotal = ph.Counted()
+		for _, pl := range ph.Plans {
+			pj.Plans = append(pj.Plans, progressPlanJSON{ID: pl.ID, Path: pl.Path, Done: ph.PlanDone(pl)})
+		}
+		out.Phases = append(out.Phases, pj)
+	}
+	return out
+}
+
+// progressWidth is the terminal width the report is laid out for.
+const progressWidth = 80
+
+func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, now time.Time) {
+	p := r.Progress
+	if r.Milestone != "" {
+		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
+	}
+	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
+		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
+	if len(r.Quick) > 0 {
+		done := 0
+		for _, q := range r.Quick {
+			if q.Done {
+				done++
+			}
+		}
+		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", done, len(r.Quick)))
+	}
+	fmt.Fprintln(w)
+	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
+	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
+	fmt.Fprintf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
+	for i := range r.Phases {
+		ph := &r.Phases[i]
+		mark := " "
+		if i == r.Current {
+			mark = a.paint("cyan", ">")
+		}
+		done, total := ph.Counted()
+		plans := fmt.Sprintf("%d/%d", done, total)
+		if ph.Dir == "" && total == 0 {
+			plans = "-"
+		}
+		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+	}
+	fmt.Fprintln(w)
+	if cur := r.CurrentPhase(); cur != nil {
+		a.field(w, "Current", clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
+		if r.Active != nil {
+			a.field(w, "Active", r.Active.Path)
+		} else {
+			a.field(w, "Active", "none: every plan of the phase has a SUMMARY, or it has no plans yet")
+		}
+	} else {
+		a.field(w, "Current", "none: no phase has a plan without a SUMMARY")
+	}
+	if st := r.State; st != nil {
+		switch {
+		case !st.Exists:
+			a.field(w, "STATE.md", "missing (gsd state --write creates it)")
+		case st.Agrees:
+			a.field(w, "STATE.md", "agrees")
+		default:
+			a.field(w, "STATE.md", a.paint("yellow", "out of date")+" (gsd state --write)")
+		}
+	}
+	if len(r.Sessions) > 0 {
+		fmt.Fprintln(w, "\nSessions:")
+		fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n", "user", "plan", "tasks", "resume", "state", "changed")
+		for _, s := range r.Sessions {
+			plan := "-"
+			if s.Plan != "" {
+				plan = strings.TrimSuffix(lastElem(s.Plan), ".md")
+			}
+			resume := "-"
+			if s.ResumeTask > 0 {
+				resume = fmt.Sprintf("task %d", s.ResumeTask)
+			}
+			fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
+				clip(s.User, 14), clip(plan, 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+		}
+	}
+	if len(r.Problems) > 0 {
+		fmt.Fprintln(w, "\nProblems:")
+		a.printProblems(w, r.Problems)
+	}
+}
+
+// phaseStatus paints a phase status.
+func (a *app) phaseStatus(st roadmap.Status) string {
+	switch st {
+	case roadmap.StatusComplete:
+		return a.paint("green", st.String())
+	case roadmap.StatusInProgress:
+		return a.paint("yellow", st.String())
+	}
+	return st.String()
+}
+
+// printProblems prints each problem as file:line: severity: message.
+func (a *app) printProblems(w io.Writer, ps []roadmap.Problem) {
+	for _, p := range ps {
+		s := p.String()
+		if p.Severity == roadmap.SeverityError {
+			s = strings.Replace(s, ": error: ", ": "+a.paint("red", "error")+": ", 1)
+		}
+		fmt.Fprintln(w, s)
+	}
+}
+
+func problemCounts(ps []roadmap.Problem) string {
+	n := map[roadmap.Severity]int{}
+	for _, p := range ps {
+		n[p.Severity]++
+	}
+	return fmt.Sprintf("gsd progress: %s, %s, %s", plural(n[roadmap.SeverityError], "error"),
+		plural(n[roadmap.SeverityWarning], "warning"), plural(n[roadmap.SeverityInfo], "note"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// writeAnnotations emits GitHub Actions workflow commands, one per problem.
+func writeAnnotations(w io.Writer, ps []roadmap.Problem) {
+	for _, p := range ps {
+		cmd := "notice"
+		switch p.Severity {
+		case roadmap.SeverityError:
+			cmd = "error"
+		case roadmap.SeverityWarning:
+			cmd = "warning"
+		}
+		props := "file=" + escapeProperty(p.File)
+		if p.Line > 0 {
+			props += fmt.Sprintf(",line=%d", p.Line)
+		}
+		fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, escapeData(p.Message))
+	}
+}
+
+// escapeData and escapeProperty follow the workflow command encoding of @actions/core.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// appendStepSummary appends a Markdown report to the job summary file.
+func appendStepSummary(name string, r *hydrate.ProgressReport) error {
+	var b strings.Builder
+	p := r.Progress
+	b.WriteString("### gsd progress\n\n")
+	if r.Milestone != "" {
+		fmt.Fprintf(&b, "Milestone: %s  \n", mdCell(r.Milestone))
+	}
+	fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
+	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
+	for i := range r.Phases {
+		ph := &r.Phases[i]
+		done, total := ph.Counted()
+		num := ph.Num.String()
+		if i == r.Current {
+			num = "**" + num + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d/%d | %s |\n", num, mdCell(ph.Name), done, total, ph.Status)
+	}
+	if len(r.Problems) > 0 {
+		b.WriteString("\n| Severity | Location | Problem |\n| --- | --- | --- |\n")
+		for _, pr := range r.Problems {
+			loc := pr.File
+			if pr.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", pr.File, pr.Line)
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", pr.Severity, loc, mdCell(pr.Message))
+		}
+	}
+	b.WriteString("\n")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", "").Replace(s)
+}
+
+// clip shortens s to at most n columns (runes), ending it with "…" when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// pad right-pads s with spaces to n runes (fmt pads by bytes).
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+func lastElem(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// ago says how long ago in the largest whole unit.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}

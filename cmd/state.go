@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+func (a *app) newStateCmd() *cobra.Command {
+	var write, check bool
+	c := &cobra.Command{
+		Use:   "state",
+		Short: "The position derived from ROADMAP.md and the disk, and whether STATE.md agrees",
+		Long: `State prints the current position as STATE.md's Current Position block records it (Phase,
+Plan, Status, Progress), derived from ROADMAP.md and the phase directories, and says whether
+STATE.md agrees.
+
+With --write, STATE.md's Phase, Plan, Status and Progress lines (and the progress numbers of its
+frontmatter) are rewritten; every other byte stays. A missing STATE.md is created. While writing,
+gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side.`,
+		Example: `  gsd state
+  gsd state --write
+  gsd state --check        # exit 1 when STATE.md is out of date`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if write && check {
+				return usageError{fmt.Errorf("--write and --check cannot be used together")}
+			}
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			var (
+				sp      *hydrate.StatePosition
+				written bool
+			)
+			if write {
+				sp, written, err = env.WriteState()
+			} else {
+				sp, err = env.State()
+			}
+			if err != nil {
+				return err
+			}
+			if a.json {
+				err = a.printJSON(struct {
+					SchemaVersion int `json:"schemaVersion"`
+					*hydrate.StatePosition
+					Written bool `json:"written"`
+				}{SchemaVersion, sp, written})
+			} else {
+				a.printState(sp, write, written)
+			}
+			if err == nil && check && !sp.Agrees {
+				return exitError{ExitFailure}
+			}
+			return err
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&write, "write", false, "rewrite STATE.md's Current Position (create STATE.md if missing)")
+	f.BoolVar(&check, "check", false, "exit 1 when STATE.md is missing or out of date")
+	return c
+}
+
+func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
+	w := a.stdout
+	phase, plan, status, progress := sp.Position.Lines()
+	for _, l := range []string{phase, plan, status, progress} {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
+	switch {
+	case write && written:
+		fmt.Fprintf(w, "%s: %s\n", sp.Path, a.paint("green", "updated"))
+	case write:
+		fmt.Fprintf(w, "%s: already up to date\n", sp.Path)
+	case !sp.Exists:
+		fmt.Fprintf(w, "%s: missing (gsd state --write creates it)\n", sp.Path)
+	case sp.Agrees:
+		fmt.Fprintf(w, "%s: agrees\n", sp.Path)
+	default:
+		fmt.Fprintf(w, "%s: %s (gsd state --write rewrites it)\n", sp.Path, a.paint("yellow", "out of date"))
+		for _, d := range sp.Differences {
+			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", sp.Path, d.Line, d.Says, d.Derived)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package hydrate
+
+import (
+	"errors"
+	"io/fs"
+	"sort"
+
+	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// MarkCandidates lists the tasks that gsd mark-* could set to st, for shell completion: every
+// task that does not have st already, in order.
+func (s *Session) MarkCandidates(st planfile.Status) []Task {
+	var out []Task
+	for _, t := range s.Tasks {
+		if t.Status != st {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// SessionUsers lists the users that have a session directory, sorted.
+func (e *Env) SessionUsers() ([]string, error) {
+	ents, err := fs.ReadDir(e.FS, SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var users []string
+	for _, d := range ents {
+		if d.IsDir() {
+			users = append(users, d.Name())
+		}
+	}
+	sort.Strings(users)
+	return users, nil
+}
+
+// Plans lists every plan of every phase directory, in phase and plan order.
+func (e *Env) Plans() ([]roadmap.Plan, error) {
+	phases, err := roadmap.PhaseDirs(e.FS, e.PlanningDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []roadmap.Plan
+	for _, ph := range phases {
+		if ph.Dir == "" {
+			continue
+		}
+		plans, err := roadmap.ScanPlans(e.FS, ph.Dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, plans...)
+	}
+	return out, nil
+}

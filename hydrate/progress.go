@@ -1,0 +1,144 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// StaleSessionAge is how long a session file may go unchanged before progress reports it as
+// idle: a week without a task marked is a session someone forgot, not one in flight.
+const StaleSessionAge = 7 * 24 * time.Hour
+
+// UserSession is one user's session, as gsd progress reports it.
+type UserSession struct {
+	User       string        `json:"user"`
+	Path       string        `json:"path"`
+	Plan       string        `json:"plan"`
+	State      State         `json:"state"`
+	Done       int           `json:"tasksDone"`
+	Total      int           `json:"tasksTotal"`
+	ResumeTask int           `json:"resumeTask"`
+	Changed    time.Time     `json:"changed"`
+	Age        time.Duration `json:"-"`
+	Reasons    []string      `json:"reasons"` // why it is stale or corrupt
+	Error      string        `json:"error,omitempty"`
+}
+
+// ProgressReport is the whole project's progress: the model, every user's session, and the
+// problems of both (the model's plus the sessions' and STATE.md's).
+type ProgressReport struct {
+	*roadmap.Project
+	Sessions []UserSession
+	State    *StatePosition // what STATE.md says against the derived position; nil without STATE.md
+}
+
+// Errors counts the problems of severity error.
+func (r *ProgressReport) Errors() int {
+	n := 0
+	for _, p := range r.Problems {
+		if p.Severity == roadmap.SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// Progress loads the whole project and every session under .planning/sessions. It writes
+// nothing and reads every phase directory, so it is for people and CI, not for every agent turn.
+func (e *Env) Progress() (*ProgressReport, error) {
+	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	if err != nil {
+		return nil, err
+	}
+	r := &ProgressReport{Project: proj}
+	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
+		return nil, err
+	}
+	st, err := e.statePosition(proj)
+	if err != nil {
+		return nil, err
+	}
+	r.State = st
+	if st != nil && st.Exists && !st.Agrees {
+		for _, d := range st.Differences {
+			proj.Problems = append(proj.Problems, roadmap.Problem{
+				Severity: roadmap.SeverityWarning, File: st.Path, Line: d.Line,
+				Message: fmt.Sprintf("Current Position says %s, the roadmap and disk say %s (gsd state --write fixes it)", d.Says, d.Derived),
+			})
+		}
+	}
+	return r, nil
+}
+
+// sessions inspects every user's session file, adding a problem for each corrupt, stale or idle
+// one.
+func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
+	ents, err := fs.ReadDir(e.FS, SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []UserSession
+	for _, d := range ents {
+		if !d.IsDir() {
+			continue
+		}
+		p := path.Join(SessionsDir, d.Name(), SessionFileName)
+		fi, err := fs.Stat(e.FS, p)
+		if err != nil {
+			continue // a directory without a session: nothing to report
+		}
+		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC()}
+		us.Age = max(e.now().Sub(fi.ModTime()), 0)
+		other := *e
+		other.User.User = d.Name()
+		s, err := other.Inspect()
+		switch {
+		case err != nil:
+			us.State, us.Error = StateCorrupt, err.Error()
+			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: p, Message: "session cannot be read: " + err.Error()})
+		default:
+			us.State, us.Plan, us.ResumeTask = s.State, s.Plan, s.ResumeTask
+			us.Done, us.Total = s.Counts.Complete, s.Counts.Total
+			us.Reasons = append(append(us.Reasons, s.CorruptReasons...), s.StaleReasons...)
+			switch s.State {
+			case StateCorrupt:
+				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: p, Message: "corrupt session: " + joinReasons(s.CorruptReasons)})
+			case StateStale:
+				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "stale session: " + joinReasons(s.StaleReasons)})
+			}
+		}
+		if us.Age > StaleSessionAge && us.State != StateAllComplete {
+			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p,
+				Message: fmt.Sprintf("session unchanged for %d days", int(us.Age.Hours()/24))})
+		}
+		us.Reasons = nonNilStrings(us.Reasons)
+		out = append(out, us)
+	}
+	return out, nil
+}
+
+func joinReasons(rs []string) string {
+	s := ""
+	for i, r := range rs {
+		if i > 0 {
+			s += "; "
+		}
+		s += r
+	}
+	return s
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,84 @@
+package hydrate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// generated is a project of phases x plans: every phase but the last complete, the last in
+// progress with its first plan done; STATE.md agrees. Sessions: ann's, on the active plan.
+func generated(b testing.TB, phases, plans int) *Env {
+	files := map[string]string{}
+	var rm strings.Builder
+	rm.WriteString("# Roadmap: Generated\n\n| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n")
+	for p := 1; p <= phases; p++ {
+		dir := fmt.Sprintf(".planning/phases/%02d-phase-%d/", p, p)
+		status, done := "Complete", plans
+		if p == phases {
+			status, done = "In progress", 1
+		}
+		fmt.Fprintf(&rm, "| %d. Phase %d | %d/%d | %s | - |\n", p, p, done, plans, status)
+		for k := 1; k <= plans; k++ {
+			id := fmt.Sprintf("%02d-%02d", p, k)
+			files[dir+id+"-PLAN.md"] = plan("Task one", "Task two", "Task three")
+			if k <= done {
+				files[dir+id+"-SUMMARY.md"] = "done\n"
+			}
+		}
+	}
+	files[".planning/ROADMAP.md"] = rm.String()
+	e := project(b, files)
+	if _, err := e.Start(""); err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := e.WriteState(); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+func TestGeneratedProject(t *testing.T) {
+	e := generated(t, 12, 3)
+	r, err := e.Progress()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Progress; p.PhasesComplete != 11 || p.PlansComplete != 34 || p.PlansTotal != 36 || len(r.Problems) != 0 {
+		t.Errorf("progress = %+v, problems %+v", p, r.Problems)
+	}
+	res, err := e.Hydrate(Options{})
+	if err != nil || res.State != StateResume || len(res.StateDrift) != 0 {
+		t.Errorf("hydrate = %+v, %v", res, err)
+	}
+}
+
+// BenchmarkProgress is gsd progress's work on 100 phases of 10 plans: every directory listed,
+// every session inspected, STATE.md compared.
+func BenchmarkProgress(b *testing.B) {
+	e := generated(b, 100, 10)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := e.Progress(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHydrateScale is one agent turn (a valid session, STATE.md checked) on projects of 10 and
+// 1,000 phases of 5 plans: the time must not grow with the finished phases, since hydrate reads
+// the roadmap and the current phase only.
+func BenchmarkHydrateScale(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("phases=%d", n), func(b *testing.B) {
+			e := generated(b, n, 5)
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := e.Hydrate(Options{})
+				if err != nil || res.State != StateResume {
+					b.Fatal(res, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,273 @@
+package hydrate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var pos3 = Position{
+	Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
+	Status: "In progress", Percent: 66, PhasesDone: 1, PhasesTotal: 2, PlansDone: 2, PlansTotal: 3,
+}
+
+func TestRewriteState(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{
+			name: "plain block, every other line kept",
+			in: "# Project State\n\n## Current Position\n\nPhase: 2 of 3 (Two)\nPlan: 1 of 1 in current phase\nStatus: Ready to plan\n" +
+				"Last activity: 2026-01-01 — something\n\nProgress: [██░░░░░░░░] 20%\n\n## Decisions\n\nPhase: not this one\n",
+			want: "# Project State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n" +
+				"Last activity: 2026-01-01 — something\n\nProgress: [██████░░░░] 66%\n\n## Decisions\n\nPhase: not this one\n",
+		},
+		{
+			name: "CRLF and bold labels kept",
+			in:   "## Current Position\r\n\r\n**Phase:** 1 of 3\r\n**Plan:** 1 of 1\r\nStatus:\tx\r\n",
+			want: "## Current Position\r\n\r\n**Phase:** 3 of 3 (Three)\r\n**Plan:** 2 of 2 in current phase\r\nStatus:\tIn progress\r\nProgress: [██████░░░░] 66%\r\n",
+		},
+		{
+			name: "frontmatter progress numbers",
+			in: "---\ngsd_state_version: 1.0\nstatus: active\nprogress:\n  total_phases: 5\n  completed_phases: 4  # kept\n  total_plans: 8\n  completed_plans: 9\n  percent: 100\n---\n\n" +
+				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+			want: "---\ngsd_state_version: 1.0\nstatus: active\nprogress:\n  total_phases: 2\n  completed_phases: 1  # kept\n  total_plans: 3\n  completed_plans: 2\n  percent: 66\n---\n\n" +
+				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+		},
+		{
+			name: "prose only: fields added after the heading",
+			in:   "## Current Position\n\nAll good, shipping soon.\n\n## Next\n",
+			want: "## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\nProgress: [██████░░░░] 66%\nAll good, shipping soon.\n\n## Next\n",
+		},
+		{
+			name: "no section, no final newline",
+			in:   "# Project State",
+			want: "# Project State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(RewriteState([]byte(tt.in), pos3))
+			if got != tt.want {
+				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
+			}
+			if again := string(RewriteState([]byte(got), pos3)); again != got {
+				t.Errorf("not idempotent:\n%q", again)
+			}
+			if d := compareState([]byte(got), pos3, true); len(d) != 0 {
+				t.Errorf("rewritten file still differs: %+v", d)
+			}
+		})
+	}
+}
+
+func TestCompareState(t *testing.T) {
+	src := "## Current Position\n\nPhase: 03 of 3 (Three) — busy\nPlan: 1 of 2 in current phase (+ 1 FIX plan)\nStatus: whatever prose\n\nProgress: ██████ 66%\n"
+	if d := compareState([]byte(src), pos3, true); len(d) != 0 {
+		t.Errorf("agreeing file (03 = 3, plan 1 = the last completed) reported: %+v", d)
+	}
+	src = "## Current Position\n\nPhase: 2 of 3 (Two)\nPlan: 2 of 2 in current phase\n\nProgress: 50%\n"
+	d := compareState([]byte(src), pos3, true)
+	if len(d) != 2 || d[0].Field != "phase" || d[0].Line != 3 || d[1].Field != "progress" || d[1].Line != 6 {
+		t.Errorf("differences = %+v", d)
+	}
+	if d := compareState([]byte(src), pos3, false); len(d) != 1 {
+		t.Errorf("without progress: %+v", d)
+	}
+}
+
+func TestCompareStateVariants(t *testing.T) {
+	// "**Current Phase:** Phase 3 — Three" and bold fields, as newer STATE.md files write them,
+	// and a frontmatter whose progress numbers are stale.
+	src := "---\nprogress:\n  total_phases: 2\n  completed_phases: 1\n  total_plans: 3\n  completed_plans: 9\n  percent: 66\n---\n" +
+		"## Current Position\n\n**Status:** Ready\n**Current Phase:** Phase 3 — Three\n**Current Plan:** 2 of 2\n**Progress:** 66%\n"
+	d := compareState([]byte(src), pos3, true)
+	if len(d) != 1 || d[0].Field != "frontmatter" || d[0].Line != 6 || d[0].Says != "completed_plans: 9" || d[0].Derived != "completed_plans: 2" {
+		t.Errorf("differences = %+v", d)
+	}
+	out := string(RewriteState([]byte(src), pos3))
+	if !strings.Contains(out, "**Current Phase:** 3 of 3 (Three)\n**Current Plan:** 2 of 2 in current phase\n") ||
+		!strings.Contains(out, "  completed_plans: 2\n") {
+		t.Errorf("rewritten:\n%s", out)
+	}
+}
+
+func TestDerivePosition(t *testing.T) {
+	e := project(t, baseFiles())
+	sp, err := e.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Position{Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
+		Status: "In progress", Percent: 66, ActivePlan: ".planning/phases/03-three/03-02-PLAN.md",
+		PhasesDone: 1, PhasesTotal: 2, PlansDone: 2, PlansTotal: 3}
+	if sp.Position != want {
+		t.Errorf("position = %+v\nwant %+v", sp.Position, want)
+	}
+	if sp.Exists || sp.Agrees {
+		t.Errorf("no STATE.md: exists %v agrees %v", sp.Exists, sp.Agrees)
+	}
+	// Everything done, a phase without directory left: it is next, ready to plan.
+	files := baseFiles()
+	files[".planning/phases/03-three/03-02-SUMMARY.md"] = "done"
+	files[".planning/ROADMAP.md"] = "- [x] **Phase 1: One**\n- [x] **Phase 3: Three**\n- [ ] **Phase 4: Four**\n"
+	sp, err = project(t, files).State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sp.Position; p.Phase != "4" || p.Status != "Ready to plan" || p.PlanTotal != 0 || p.Percent != 100 {
+		t.Errorf("position = %+v", p)
+	}
+}
+
+func TestWriteStateCreatesAndLocks(t *testing.T) {
+	e := project(t, baseFiles())
+	sp, changed, err := e.WriteState()
+	if err != nil || !changed || !sp.Agrees {
+		t.Fatalf("WriteState = %+v, %v, %v", sp, changed, err)
+	}
+	b, err := os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "Phase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n") ||
+		!strings.HasPrefix(string(b), "# Project State\n") {
+		t.Errorf("created STATE.md:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(e.Root, ".planning", "STATE.md.lock")); !os.IsNotExist(err) {
+		t.Errorf("lock left behind: %v", err)
+	}
+	if _, changed, err := e.WriteState(); err != nil || changed {
+		t.Errorf("second WriteState changed %v, %v", changed, err)
+	}
+
+	// A fresh lock held by someone else: wait, then give up without writing.
+	lock := filepath.Join(e.Root, ".planning", "STATE.md.lock")
+	if err := os.WriteFile(lock, []byte("12345\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(e.Root, ".planning", "STATE.md"), []byte("## Current Position\n\nPhase: 1\n"), 0o644)
+	e.lockTimeout = 50 * time.Millisecond
+	if _, _, err := e.WriteState(); err == nil || !strings.Contains(err.Error(), "STATE.md.lock: held by another process") {
+		t.Errorf("WriteState under a fresh lock = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md")); string(b) != "## Current Position\n\nPhase: 1\n" {
+		t.Errorf("STATE.md changed under someone else's lock:\n%s", b)
+	}
+	// A lock older than StateLockStale is reaped.
+	old := time.Now().Add(-StateLockStale - time.Second)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, err := e.WriteState(); err != nil || !changed {
+		t.Errorf("WriteState over a stale lock = %v, %v", changed, err)
+	}
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Errorf("stale lock not removed: %v", err)
+	}
+}
+
+func TestHydrateReportsAndSyncsState(t *testing.T) {
+	files := baseFiles()
+	files[".planning/STATE.md"] = "# State\n\n## Current Position\n\nPhase: 1 of 3 (One)\nPlan: 1 of 1 in current phase\nStatus: done\n\nProgress: [░░░░░░░░░░] 0%\n"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.StateDrift) != 2 || res.StateDrift[0].Line != 5 || res.StateSynced {
+		t.Errorf("drift = %+v synced %v", res.StateDrift, res.StateSynced)
+	}
+	res, err = e.Hydrate(Options{SyncState: true})
+	if err != nil || !res.StateSynced || len(res.StateDrift) != 0 {
+		t.Fatalf("sync: %+v, %v", res, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md"))
+	want := "# State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n"
+	if string(b) != want {
+		t.Errorf("STATE.md:\n%s\nwant:\n%s", b, want)
+	}
+	if res, err := e.Hydrate(Options{}); err != nil || len(res.StateDrift) != 0 {
+		t.Errorf("after sync: %+v, %v", res.StateDrift, err)
+	}
+}
+
+func TestProgressSessions(t *testing.T) {
+	files := baseFiles()
+	e := project(t, files)
+	if _, err := e.Start(""); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(e.Root, ".planning", "sessions", "bob", SessionFileName)
+	os.MkdirAll(filepath.Dir(corrupt), 0o755)
+	os.WriteFile(corrupt, []byte("not a session\n"), 0o644)
+	old := t0.Add(-10 * 24 * time.Hour)
+	os.Chtimes(corrupt, old, old)
+
+	r, err := e.Progress()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sessions) != 2 {
+		t.Fatalf("sessions = %+v", r.Sessions)
+	}
+	ann, bob := r.Sessions[0], r.Sessions[1]
+	if ann.User != "ann" || ann.State != StateResume || ann.Total != 3 || ann.ResumeTask != 1 || ann.Plan != ".planning/phases/03-three/03-02-PLAN.md" {
+		t.Errorf("ann = %+v", ann)
+	}
+	if bob.State != StateCorrupt || bob.Age != 10*24*time.Hour {
+		t.Errorf("bob = %+v", bob)
+	}
+	var msgs []string
+	for _, p := range r.Problems {
+		if strings.Contains(p.File, "sessions") {
+			msgs = append(msgs, string(p.Severity)+": "+p.Message)
+		}
+	}
+	got := strings.Join(msgs, "\n")
+	if !strings.Contains(got, "warning: corrupt session") || !strings.Contains(got, "info: session unchanged for 10 days") {
+		t.Errorf("session problems:\n%s", got)
+	}
+	if r.Errors() != 0 {
+		t.Errorf("errors: %+v", r.Problems)
+	}
+}
+
+func TestStateRefusesBinary(t *testing.T) {
+	files := baseFiles()
+	files[".planning/STATE.md"] = "## Current Position\x00\x01"
+	e := project(t, files)
+	if _, err := e.State(); err == nil || !strings.Contains(err.Error(), ".planning/STATE.md: file is binary") {
+		t.Errorf("State = %v", err)
+	}
+	if _, _, err := e.WriteState(); err == nil {
+		t.Error("WriteState wrote over a binary STATE.md")
+	}
+	// hydrate is not stopped by it.
+	if _, err := e.Hydrate(Options{}); err != nil {
+		t.Errorf("Hydrate = %v", err)
+	}
+}
+
+// FuzzRewriteState: rewriting never panics, is idempotent, leaves a file that agrees with the
+// position, and keeps every line before the Current Position section that is not frontmatter.
+func FuzzRewriteState(f *testing.F) {
+	for _, s := range []string{
+		"", "# Project State", "## Current Position\n\nPhase: 1\n",
+		"---\nprogress:\n  percent: 5\n---\n## Current Position\r\n**Plan:** 1 of 2\r\n",
+		"## Current Position\n## Current Position\nStatus: x", "\ufeff## Current Position\nProgress: 5%",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out := RewriteState(src, pos3)
+		if again := RewriteState(out, pos3); string(again) != string(out) {
+			t.Fatalf("not idempotent:\n%q\n%q", out, again)
+		}
+		if d := compareState(out, pos3, true); len(d) != 0 {
+			t.Fatalf("rewritten file disagrees: %+v\n%q", d, out)
+		}
+	})
+}

@@ -1,0 +1,33 @@
+package roadmap
+
+import "fmt"
+
+// Severity says how much a problem matters. An error is something a CI
+// check should fail on: the files contradict each other in a way a person
+// must resolve. A warning is drift or a file gsd had to guess about. Info is
+// worth knowing and usually harmless.
+type Severity string
+
+// The severities, from most to least serious.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+// Problem is one thing wrong with the project's files, located by file and
+// line (0 when it concerns a whole file or directory).
+type Problem struct {
+	Severity Severity `json:"severity"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Message  string   `json:"message"`
+}
+
+// String formats the problem as "file:line: severity: message".
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Severity, p.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", p.File, p.Severity, p.Message)
+}

@@ -1,0 +1,370 @@
+package roadmap
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// problemsText renders problems one per line for comparisons.
+func problemsText(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.String() + "\n")
+	}
+	return b.String()
+}
+
+// phaseLine summarises one phase: "3.1 Name 1/2 in-progress (roadmap planned)".
+func phaseLine(ph *PhaseInfo) string {
+	d, t := ph.Counted()
+	return fmt.Sprintf("%s %s %d/%d %s (roadmap %s)", ph.Num, ph.Name, d, t, ph.Status, ph.RoadmapStatus)
+}
+
+func mustLoad(t *testing.T, fsys fstest.MapFS, dir string) *Project {
+	t.Helper()
+	p, err := Load(fsys, dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return p
+}
+
+func TestLoadMergesRoadmapAndDisk(t *testing.T) {
+	const ph = ".planning/phases/"
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap: Finch\n\n"+
+			"- [x] **Phase 1: Foundation** - layout\n"+
+			"- [ ] **Phase 3.1: Downloader** (INSERTED)\n"+
+			"- [ ] **Phase 2: Core**\n"+
+			"- [ ] Phase 12.3.1: Cleanup\n\n"+
+			progressHeader+
+			"| 1. Foundation | 1/1 | Complete | 2026-01-02 |\n"+
+			"| 2. Core | 1/3 | In progress | - |\n"+
+			"| 3.1 Downloader | 0/? | Inserted | - |\n"+
+			"| 12.3.1 Cleanup | 0/TBD | Not started | - |\n",
+		ph+"01-foundation/01-01-PLAN.md", "", ph+"01-foundation/01-01-SUMMARY.md", "",
+		ph+"02-core/02-01-PLAN.md", "", ph+"02-core/02-01-SUMMARY.md", "",
+		ph+"02-core/02-01-FIX.md", "",
+		ph+"02-core/02-02-PLAN.md", "",
+		ph+"02-core/02-03-PLAN.md", "",
+		ph+"3.1-downloader/plans/PLAN-01-fetch.md", "",
+		ph+"3.1-downloader/plans/SUMMARY-01-fetch.md", "",
+		ph+"099-later/099-01-PLAN.md", "",
+		".planning/quick/001-typo/001-PLAN.md", "", ".planning/quick/001-typo/001-SUMMARY.md", "",
+		".planning/quick/002-logo/002-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	var got []string
+	for i := range p.Phases {
+		got = append(got, phaseLine(&p.Phases[i]))
+	}
+	want := []string{
+		"1 Foundation 1/1 complete (roadmap complete)",
+		"2 Core 1/3 in-progress (roadmap in-progress)", // the FIX plan is not counted
+		"3.1 Downloader 1/1 complete (roadmap inserted)",
+		"12.3.1 Cleanup 0/0 not-started (roadmap not-started)",
+		"99 later 0/1 planned (roadmap unknown)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("phases:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p.Milestone != "Finch" {
+		t.Errorf("Milestone = %q", p.Milestone)
+	}
+	wantProgress := Progress{PhasesComplete: 2, PhasesTotal: 5, PlansComplete: 3, PlansTotal: 6, Percent: 50}
+	if p.Progress != wantProgress {
+		t.Errorf("Progress = %+v, want %+v", p.Progress, wantProgress)
+	}
+	if cur := p.CurrentPhase(); cur == nil || cur.Num.String() != "2" || p.Active == nil || p.Active.ID != "02-01-FIX" {
+		t.Errorf("current = %v, active = %+v", cur, p.Active)
+	}
+	if len(p.Quick) != 2 || !p.Quick[0].Done || p.Quick[1].Done {
+		t.Errorf("Quick = %+v", p.Quick)
+	}
+	wantProblems := ".planning/ROADMAP.md:4: info: every plan of phase 3.1 has a SUMMARY, but it is marked inserted\n" +
+		".planning/ROADMAP.md:12: warning: phase 3.1: progress table says 0/? plans complete, the disk has 1/1\n" +
+		".planning/phases/099-later: warning: phase 99 has a directory but is not in ROADMAP.md\n"
+	if got := problemsText(p.Problems); got != wantProblems {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
+	}
+}
+
+func TestLoadProblems(t *testing.T) {
+	const ph = ".planning/phases/"
+	tests := []struct {
+		name string
+		fsys fstest.MapFS
+		want string // problems, one per line
+	}{
+		{
+			name: "complete in the roadmap, a plan without SUMMARY",
+			fsys: project(
+				".planning/ROADMAP.md", "- [x] **Phase 1: One**\n- [x] **Phase 2: Two**\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"01-one/01-02-PLAN.md", "",
+				ph+"02-two/02-01-PLAN.md", "", ph+"02-two/02-01-SUMMARY.md", "",
+			),
+			want: ".planning/ROADMAP.md:1: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY\n",
+		},
+		{
+			name: "plans cell disagrees with the disk",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 1. One | 2/2 | Complete | - |\n"+
+					"| 2. Two | 0/3 | In progress | - |\n"+
+					"| 3. Three | 0/TBD | Not started | - |\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"02-two/02-01-PLAN.md", "", ph+"02-two/02-01-SUMMARY.md", "",
+				ph+"02-two/02-02-PLAN.md", "",
+				ph+"03-three/03-01-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:3: warning: phase 1: progress table says 2/2 plans complete, the disk has 1/1\n" +
+				".planning/ROADMAP.md:4: warning: phase 2: progress table says 0/3 plans complete, the disk has 1/2\n",
+		},
+		{
+			name: "two phases in progress",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 8. Eight | 1/2 | In progress | - |\n"+
+					"| 9. Nine | 0/1 | In Progress| - |\n",
+				ph+"08-eight/08-01-PLAN.md", "", ph+"08-eight/08-01-SUMMARY.md", "",
+				ph+"08-eight/08-02-PLAN.md", "",
+				ph+"09-nine/09-01-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:4: warning: 2 phases are marked in progress (8, 9); GSD works one phase at a time\n",
+		},
+		{
+			name: "duplicate phase directories",
+			fsys: project(
+				".planning/ROADMAP.md", "- [ ] **Phase 26: Sync**\n",
+				ph+"26-sync/26-01-PLAN.md", "",
+				ph+"26-sync-again/26-02-PLAN.md", "",
+			),
+			want: ".planning/phases/26-sync-again: error: phase 26 has 2 directories (.planning/phases/26-sync, .planning/phases/26-sync-again); plans may be counted twice and the current plan is ambiguous\n",
+		},
+		{
+			name: "shifted and unreadable rows",
+			fsys: project(
+				".planning/ROADMAP.md", progressHeader+
+					"| 1. One | 1/1 | Complete |\n"+
+					"| Foundation | 1/1 | Complete | - |\n"+
+					"| 2. Two | 0/1 | Sideways | - |\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+			),
+			want: ".planning/ROADMAP.md:3: warning: progress table row for phase 1 has 3 cells, the header 4; read as best it could be\n" +
+				".planning/ROADMAP.md:4: warning: progress table row: cannot read phase \"Foundation\"; row ignored\n" +
+				".planning/ROADMAP.md:5: warning: progress table row for phase 2: unknown status \"Sideways\"\n",
+		},
+		{
+			name: "phase-level SUMMARY covers the phase",
+			fsys: project(
+				".planning/ROADMAP.md", "- [x] **Phase 3: Tests**\n",
+				ph+"03-tests/03-01-PLAN.md", "", ph+"03-tests/03-02-PLAN.md", "",
+				ph+"03-tests/03-SUMMARY.md", "",
+			),
+			want: ".planning/phases/03-tests/03-SUMMARY.md: info: phase 3 is summarised as a whole: 03-01-PLAN.md, 03-02-PLAN.md have no SUMMARY of their own\n",
+		},
+		{
+			name: "no roadmap",
+			fsys: project(ph+"01-one/01-01-PLAN.md", ""),
+			want: ".planning/ROADMAP.md: warning: no ROADMAP.md; phases are taken from the phase directories alone\n",
+		},
+		{
+			name: "headings in code fences and comments are not phases",
+			fsys: project(
+				".planning/ROADMAP.md", "### Phase 1: Real\n\n```\n### Phase 2: In a fence\n```\n<!--\n### Phase 3: In a comment\n-->\n",
+				ph+"01-real/01-01-PLAN.md", "",
+			),
+			want: "",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := mustLoad(t, tt.fsys, ".planning")
+			if got := problemsText(p.Problems); got != tt.want {
+				t.Errorf("problems:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadNumbering(t *testing.T) {
+	// Letter suffixes, project codes, leading zeros and plan lists that are not phases.
+	fsys := project(
+		".planning/ROADMAP.md", "### Phase 16C: Extra\n**Goal:** x\n\nPlans:\n- [x] 16C-01: first\n- [ ] 16C-02-PLAN.md — second\n\n"+
+			"#### Phase 03: Three\n**Goal**: y\n\n## Phase 16: Sixteen\n",
+		".planning/phases/CK-03-three/CK-03-01-PLAN.md", "",
+		".planning/phases/16-sixteen/16-01-PLAN.md", "",
+		".planning/phases/16C-extra/16C-01-PLAN.md", "", ".planning/phases/16C-extra/16C-01-SUMMARY.md", "",
+		".planning/phases/16C-extra/16C-02-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	var got []string
+	for i := range p.Phases {
+		got = append(got, phaseLine(&p.Phases[i]))
+	}
+	want := "3 Three 0/1 planned (roadmap unknown)\n16 Sixteen 0/1 planned (roadmap unknown)\n16C Extra 1/2 in-progress (roadmap unknown)"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("phases:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+	if len(p.Problems) != 0 {
+		t.Errorf("problems: %s", problemsText(p.Problems))
+	}
+}
+
+func TestLoadShippedMilestone(t *testing.T) {
+	// Phases in a collapsed <details> block are shipped: complete, even
+	// without directories (archived to milestones/), and never current.
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap\n\n## Milestones\n\n- ✅ v1.0 Core (shipped)\n- 🚧 **v1.1 Search** — Phases 3-4\n\n"+
+			"<details>\n<summary>v1.0</summary>\n\n- [x] Phase 1: Setup\n- [x] Phase 2: Core\n\n</details>\n\n"+
+			"### 🚧 v1.1 Search (In Progress)\n\n- [ ] **Phase 3: Index**\n- [ ] **Phase 4: Query**\n",
+		".planning/phases/03-index/03-01-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	if p.Milestone != "v1.1 Search" {
+		t.Errorf("Milestone = %q, want v1.1 Search", p.Milestone)
+	}
+	if len(p.Phases) != 4 || !p.Phases[0].Shipped || p.Phases[0].Status != StatusComplete || p.Phases[2].Shipped {
+		t.Fatalf("phases = %+v", p.Phases)
+	}
+	if cur := p.CurrentPhase(); cur == nil || cur.Num.String() != "3" {
+		t.Errorf("current = %+v", cur)
+	}
+	if p.Progress.PhasesComplete != 2 || p.Progress.PhasesTotal != 4 {
+		t.Errorf("progress = %+v", p.Progress)
+	}
+}
+
+func TestLoadWorkstream(t *testing.T) {
+	fsys := project(
+		".planning/ROADMAP.md", "- [x] **Phase 1: Main**\n",
+		".planning/active-workstream", "site\n",
+		".planning/workstreams/site/ROADMAP.md", "- [ ] **Phase 1: Site**\n",
+		".planning/workstreams/site/phases/01-site/01-01-PLAN.md", "",
+	)
+	dir, err := PlanningDir(fsys, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustLoad(t, fsys, dir)
+	if len(p.Phases) != 1 || p.Phases[0].Name != "Site" || p.Active == nil ||
+		p.Active.Path != ".planning/workstreams/site/phases/01-site/01-01-PLAN.md" {
+		t.Errorf("phases = %+v, active = %+v", p.Phases, p.Active)
+	}
+}
+
+func TestLoadTextVariants(t *testing.T) {
+	// CRLF, a BOM, tabs and non-ASCII names read like plain LF; an empty
+	// ROADMAP.md is a roadmap without phases.
+	src := "\ufeff# Roadmap: Café\r\n\r\n- [ ] **Phase 1:\tÉtape première** - x\r\n\r\n" +
+		strings.ReplaceAll(progressHeader, "\n", "\r\n") + "| 1. Étape première | 0/1 | In progress | - |\r\n"
+	p := mustLoad(t, project(".planning/ROADMAP.md", src, ".planning/phases/01-etape/01-01-PLAN.md", ""), ".planning")
+	if len(p.Phases) != 1 || p.Phases[0].Name != "Étape première" || p.Phases[0].RoadmapStatus != StatusInProgress || p.Milestone != "Café" {
+		t.Errorf("phases = %+v, milestone %q", p.Phases, p.Milestone)
+	}
+	if len(p.Problems) != 0 {
+		t.Errorf("problems: %s", problemsText(p.Problems))
+	}
+	p = mustLoad(t, project(".planning/ROADMAP.md", ""), ".planning")
+	if len(p.Phases) != 0 || !strings.Contains(problemsText(p.Problems), "names no phases") {
+		t.Errorf("empty roadmap: %+v", p)
+	}
+}
+
+func TestLoadRefusesBinaryAndHuge(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"binary": []byte("# Roadmap\x00\x01\x02"),
+		"huge":   make([]byte, MaxFileSize+1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{".planning/ROADMAP.md": &fstest.MapFile{Data: data}}
+			_, err := Load(fsys, ".planning")
+			if err == nil || !strings.Contains(err.Error(), ".planning/ROADMAP.md") ||
+				!errors.Is(err, ErrBinary) && !errors.Is(err, ErrTooLarge) {
+				t.Errorf("Load = %v, want a binary or too-large error naming the file", err)
+			}
+		})
+	}
+}
+
+func TestPlansCell(t *testing.T) {
+	tests := []struct {
+		in          string
+		done, total int
+		ok          bool
+	}{
+		{"2/3", 2, 3, true},
+		{"0/TBD", 0, -1, true},
+		{"0/?", 0, -1, true},
+		{"4/4 (13-05 deferred)", 4, 4, true},
+		{" 1 / 2 ", 1, 2, true},
+		{"Complete", 0, 0, false},
+		{"-", 0, 0, false},
+	}
+	for _, tt := range tests {
+		d, n, ok := plansCell(tt.in)
+		if d != tt.done || n != tt.total || ok != tt.ok {
+			t.Errorf("plansCell(%q) = %d, %d, %v; want %d, %d, %v", tt.in, d, n, ok, tt.done, tt.total, tt.ok)
+		}
+	}
+}
+
+// TestCorpusLoad runs Load over every real project: the figures below were
+// checked by reading each project's files.
+func TestCorpusLoad(t *testing.T) {
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skipf("no corpus at %s", corpusDir)
+	}
+	tests := []struct {
+		project  string
+		progress Progress
+		errors   int
+	}{
+		// 02-04 and 06.1-04..06 have no SUMMARY though the roadmap marks
+		// phases 2 and 6.1 complete (and its table says 4/4 and 7/7).
+		{"cipher-box", Progress{28, 38, 124, 128, 96}, 2},
+		{"crossing-words", Progress{11, 12, 32, 33, 96}, 0},
+		{"ebind", Progress{4, 5, 8, 11, 72}, 0},
+		{"gomcp", Progress{7, 9, 17, 20, 85}, 0},
+		{"ssherpa", Progress{8, 8, 22, 22, 100}, 0},
+		{"tiered-pricing", Progress{0, 1, 0, 6, 0}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.project, func(t *testing.T) {
+			fsys := os.DirFS(filepath.Join(corpusDir, tt.project))
+			dir, err := PlanningDir(fsys, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(fsys, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur, err := FindCurrent(fsys, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lc := p.CurrentPhase(); (cur == nil) != (lc == nil) || cur != nil && !cur.Phase.Num.Equal(lc.Num) {
+				t.Errorf("Load's current phase %v differs from FindCurrent's %v", lc, cur)
+			}
+			if p.Progress != tt.progress {
+				t.Errorf("progress = %+v, want %+v", p.Progress, tt.progress)
+			}
+			n := 0
+			for _, pr := range p.Problems {
+				if pr.Severity == SeverityError {
+					n++
+				}
+			}
+			if n != tt.errors {
+				t.Errorf("%d errors, want %d:\n%s", n, tt.errors, problemsText(p.Problems))
+			}
+		})
+	}
+}
