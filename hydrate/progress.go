@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/roadmap"
@@ -66,12 +68,22 @@ func (e *Env) Progress() (*ProgressReport, error) {
 	r.State = st
 	if st != nil && st.Exists && !st.Agrees {
 		for _, d := range st.Differences {
+			where := "Current Position"
+			if d.Field == "frontmatter" {
+				where = "frontmatter progress"
+			}
 			proj.Problems = append(proj.Problems, roadmap.Problem{
 				Severity: roadmap.SeverityWarning, File: st.Path, Line: d.Line,
-				Message: fmt.Sprintf("Current Position says %s, the roadmap and disk say %s (gsd state --write fixes it)", d.Says, d.Derived),
+				Message: fmt.Sprintf("%s says %s, the roadmap and disk say %s (gsd state --write fixes it)", where, d.Says, d.Derived),
 			})
 		}
 	}
+	slices.SortStableFunc(proj.Problems, func(a, b roadmap.Problem) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
 	return r, nil
 }
 

@@ -163,8 +163,10 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	}
 	// Phase advanced: compared as numbers, against every phase ROADMAP marks in progress.
 	if num, ok := roadmap.PhaseOf(planPath); ok {
-		if rm, err := e.loadRoadmap(); err == nil && rm != nil {
-			if cur := roadmap.InProgress(rm); len(cur) > 0 {
+		// Every agent turn checks this: scan ROADMAP.md only for the in-progress marks instead
+		// of parsing it whole (a long-running project's roadmap has hundreds of rows).
+		if src, err := e.readFile(path.Join(e.PlanningDir, "ROADMAP.md")); err == nil {
+			if cur := roadmap.InProgressPhases(src); len(cur) > 0 {
 				found := false
 				for _, c := range cur {
 					if c.Compare(num) == 0 {
@@ -180,7 +182,7 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	// The plan was edited: task count and names.
 	fresh := planfile.Scan(plan)
 	if fresh.Err != nil {
-		return append(why, fmt.Sprintf("plan file %s cannot be scanned: line %v", planPath, fresh.Err))
+		return append(why, fmt.Sprintf("plan file %s cannot be scanned: %v", planPath, fresh.Err))
 	}
 	if len(fresh.Tasks) != len(p.Tasks) {
 		why = append(why, fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks)))
@@ -192,18 +194,6 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 		}
 	}
 	return why
-}
-
-func (e *Env) loadRoadmap() (*roadmap.Roadmap, error) {
-	rel := path.Join(e.PlanningDir, "ROADMAP.md")
-	src, err := e.readFile(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return roadmap.ParseRoadmap(rel, src), nil
 }
 
 func joinNums(ns []roadmap.PhaseNum) string {

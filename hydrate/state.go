@@ -38,6 +38,9 @@ type Position struct {
 // Lines renders the position as the Current Position block's lines, without line endings.
 func (p Position) Lines() (phase, plan, status, progress string) {
 	phase = "Phase: " + p.Phase + " of " + strconv.Itoa(p.PhaseOf)
+	if p.Phase == "" {
+		phase = "Phase: none yet"
+	}
 	if p.PhaseName != "" {
 		phase += " (" + p.PhaseName + ")"
 	}
@@ -168,7 +171,9 @@ func (e *Env) statePosition(proj *roadmap.Project) (*StatePosition, error) {
 		return nil, err
 	}
 	sp.Exists = true
-	sp.Differences = compareState(src, sp.Position, true)
+	if d := compareState(src, sp.Position, true); d != nil {
+		sp.Differences = d
+	}
 	sp.Agrees = len(sp.Differences) == 0
 	return sp, nil
 }

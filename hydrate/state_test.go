@@ -101,7 +101,7 @@ func TestDerivePosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Position{Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
-		Status: "In progress", Percent: 66, ActivePlan: ".planning/phases/03-three/03-02-PLAN.md",
+		Status: "In progress", Percent: 67, ActivePlan: ".planning/phases/03-three/03-02-PLAN.md",
 		PhasesDone: 1, PhasesTotal: 2, PlansDone: 2, PlansTotal: 3}
 	if sp.Position != want {
 		t.Errorf("position = %+v\nwant %+v", sp.Position, want)
@@ -185,7 +185,7 @@ func TestHydrateReportsAndSyncsState(t *testing.T) {
 		t.Fatalf("sync: %+v, %v", res, err)
 	}
 	b, _ := os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md"))
-	want := "# State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n"
+	want := "# State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 67%\n"
 	if string(b) != want {
 		t.Errorf("STATE.md:\n%s\nwant:\n%s", b, want)
 	}

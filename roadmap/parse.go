@@ -203,6 +203,17 @@ func (f *facts) entry() Entry {
 	}
 }
 
+// indexFold is strings.Index ignoring ASCII case, for an ASCII sub; indexes
+// stay valid in s whatever else s holds.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
 // hasVersion reports whether s has a version such as "v1.1".
 func hasVersion(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
@@ -240,9 +251,9 @@ func milestoneName(line string) string {
 		return ""
 	}
 	text = strings.TrimLeftFunc(text, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsNumber(r)) })
-	if i := strings.Index(lower, "in progress"); i >= 0 && !strings.Contains(text, "(") {
+	if !strings.Contains(text, "(") {
 		// "... -- in progress" with no parentheses: cut the status off.
-		if j := strings.Index(strings.ToLower(text), "in progress"); j >= 0 {
+		if j := indexFold(text, "in progress"); j >= 0 {
 			text = text[:j]
 		}
 	}
@@ -349,18 +360,7 @@ func splitRow(line string) []string {
 // problems of r.
 func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
 	header := splitRow(lines[i].text)
-	phaseCol, statusCol, plansCol := -1, -1, -1
-	for c, h := range header {
-		h = strings.ToLower(strings.Trim(h, " *_`"))
-		switch {
-		case phaseCol < 0 && strings.HasPrefix(h, "phase"):
-			phaseCol = c
-		case statusCol < 0 && strings.HasPrefix(h, "status"):
-			statusCol = c
-		case plansCol < 0 && strings.HasPrefix(h, "plans"):
-			plansCol = c
-		}
-	}
+	phaseCol, statusCol, plansCol := tableColumns(header)
 	problem := func(line int, format string, args ...any) {
 		r.Problems = append(r.Problems, Problem{Severity: SeverityWarning, File: r.Path, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
@@ -385,23 +385,8 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 			}
 			continue
 		}
-		st := StatusUnknown
-		if statusCol < len(cells) {
-			st = ParseStatus(cells[statusCol])
-		}
+		st := rowStatus(cells, len(header), phaseCol, statusCol)
 		shifted := len(cells) != len(header)
-		if st == StatusUnknown && shifted {
-			// A row with a missing or extra cell has its columns shifted:
-			// take the one cell that reads as a status.
-			for c, cell := range cells {
-				if c != phaseCol {
-					if s := ParseStatus(cell); s != StatusUnknown {
-						st = s
-						break
-					}
-				}
-			}
-		}
 		done, total, plansOK := -1, -1, false
 		if plansCol >= 0 && plansCol < len(cells) {
 			done, total, plansOK = plansCell(cells[plansCol])
@@ -433,6 +418,44 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 	return j - 1
 }
 
+// rowStatus reads a progress table row's status. A row with a missing or
+// extra cell has its columns shifted: when its status cell says nothing, the
+// one cell that reads as a status is taken.
+func rowStatus(cells []string, headerLen, phaseCol, statusCol int) Status {
+	st := StatusUnknown
+	if statusCol < len(cells) {
+		st = ParseStatus(cells[statusCol])
+	}
+	if st == StatusUnknown && len(cells) != headerLen {
+		for c, cell := range cells {
+			if c != phaseCol {
+				if s := ParseStatus(cell); s != StatusUnknown {
+					return s
+				}
+			}
+		}
+	}
+	return st
+}
+
+// tableColumns finds a table header's Phase, Status and Plans columns (-1
+// when absent).
+func tableColumns(header []string) (phaseCol, statusCol, plansCol int) {
+	phaseCol, statusCol, plansCol = -1, -1, -1
+	for c, h := range header {
+		h = strings.ToLower(strings.Trim(h, " *_`"))
+		switch {
+		case phaseCol < 0 && strings.HasPrefix(h, "phase"):
+			phaseCol = c
+		case statusCol < 0 && strings.HasPrefix(h, "status"):
+			statusCol = c
+		case plansCol < 0 && strings.HasPrefix(h, "plans"):
+			plansCol = c
+		}
+	}
+	return phaseCol, statusCol, plansCol
+}
+
 // plansCell parses a progress table's plans cell: "2/3", "0/TBD", "0/?",
 // "4/4 (13-05 deferred)". total is -1 when it is not a number.
 func plansCell(cell string) (done, total int, ok bool) {
@@ -460,6 +483,22 @@ func plansCell(cell string) (done, total int, ok bool) {
 // phaseCell parses a progress table's phase cell: "1. Foundation",
 // "3.1 Name", "4.1. Name", "01 Foundation", optionally "Phase 1: Name" or bold.
 func phaseCell(cell string) (PhaseNum, string, bool) {
+	n, rest, ok := phaseCellPrefix(cell)
+	if !ok {
+		return PhaseNum{}, "", false
+	}
+	return n, cleanName(strings.TrimLeft(rest, ".: \t-—–")), true
+}
+
+// phaseCellNum is phaseCell without the name.
+func phaseCellNum(cell string) (PhaseNum, bool) {
+	n, _, ok := phaseCellPrefix(cell)
+	return n, ok
+}
+
+// phaseCellPrefix parses the phase number of a phase cell and returns what
+// follows it.
+func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
 	c := strings.Trim(cell, " \t*_`")
 	if len(c) > 6 && strings.EqualFold(c[:5], "phase") && (c[5] == ' ' || c[5] == '\t') {
 		c = strings.TrimLeft(c[6:], " \t")
@@ -474,5 +513,5 @@ func phaseCell(cell string) (PhaseNum, string, bool) {
 	if len(rest) > 1 && rest[0] == '-' && isDigit(rest[1]) {
 		return PhaseNum{}, "", false // a date such as 2026-01-05, not "1 - Name"
 	}
-	return n, cleanName(strings.TrimLeft(rest, ".: \t-—–")), true
+	return n, rest, true
 }

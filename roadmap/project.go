@@ -72,7 +72,7 @@ type Progress struct {
 	PhasesTotal    int `json:"phasesTotal"`
 	PlansComplete  int `json:"plansComplete"`
 	PlansTotal     int `json:"plansTotal"`
-	Percent        int `json:"percent"` // plans complete over plans total, rounded down
+	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD does, never 100 with work left
 }
 
 // Fix reports whether the plan is a FIX plan ("10-01-FIX.md").
@@ -157,9 +157,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 			p.Progress.PhasesComplete++
 		}
 	}
-	if p.Progress.PlansTotal > 0 {
-		p.Progress.Percent = p.Progress.PlansComplete * 100 / p.Progress.PlansTotal
-	}
+	p.Progress.Percent = percent(p.Progress.PlansComplete, p.Progress.PlansTotal)
 
 	var marked []*PhaseInfo
 	for i := range p.Phases {
@@ -183,6 +181,19 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		return cmpInt(a.Line, b.Line)
 	})
 	return p, nil
+}
+
+// percent is done over total, rounded to the nearest whole percent as GSD's
+// tools round it, but never 100 while a plan is left.
+func percent(done, total int) int {
+	if total <= 0 {
+		return 0
+	}
+	pc := (done*200 + total) / (2 * total)
+	if pc == 100 && done < total {
+		pc = 99
+	}
+	return pc
 }
 
 func (p *Project) problem(sev Severity, file string, line int, msg string) {
