@@ -294,7 +294,11 @@ func unifiedDiff(path string, before, after []byte) string {
 		if len(b) == 0 {
 			return nil
 		}
-		return strings.SplitAfter(string(b), "\n")
+		lines := strings.SplitAfter(string(b), "\n")
+		if lines[len(lines)-1] == "" { // SplitAfter leaves an empty piece after a final newline
+			lines = lines[:len(lines)-1]
+		}
+		return lines
 	}
 	a, b := split(before), split(after)
 	head := 0
