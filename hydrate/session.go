@@ -165,7 +165,13 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	if num, ok := roadmap.PhaseOf(planPath); ok {
 		// Every agent turn checks this: scan ROADMAP.md only for the in-progress marks instead
 		// of parsing it whole (a long-running project's roadmap has hundreds of rows).
-		if src, err := e.readFile(path.Join(e.PlanningDir, "ROADMAP.md")); err == nil {
+		src, err := e.readFile(path.Join(e.PlanningDir, "ROADMAP.md"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			// Too large, a directory, a symlink out of the project: say so rather than pass
+			// the phase check in silence.
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
+		}
+		if err == nil {
 			if cur := roadmap.InProgressPhases(src); len(cur) > 0 {
 				found := false
 				for _, c := range cur {

@@ -38,22 +38,44 @@ func (e *Env) withLock(fn func() error) error {
 // checking that it resolves to a place inside the project: a sessions directory that is a
 // symlink to somewhere else is refused for writes.
 func (e *Env) sessionDir() (string, error) {
-	dir := e.abs(path.Dir(e.SessionPath()))
+	rel := path.Dir(e.SessionPath())
+	dir := e.abs(rel)
+	// Check the deepest directory that exists before creating anything: MkdirAll through a
+	// symlinked .planning/sessions would otherwise create the user's directory outside first.
+	existing := dir
+	for {
+		if _, err := os.Lstat(existing); err == nil || filepath.Dir(existing) == existing {
+			break
+		}
+		existing = filepath.Dir(existing)
+	}
+	if err := e.inside(rel, existing); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	if err := e.inside(rel, dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// inside checks that the existing directory dir, once symlinks are resolved, is inside the
+// project; rel names it in the error.
+func (e *Env) inside(rel, dir string) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	root, err := filepath.EvalSymlinks(e.Root)
 	if err != nil {
-		return "", err
+		return err
 	}
-	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s: resolves to %s, outside the project; refusing to write there", path.Dir(e.SessionPath()), real)
+	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s: resolves to %s, outside the project; refusing to write there", rel, real)
 	}
-	return dir, nil
+	return nil
 }
 
 // writeSession atomically replaces the session file with data.

@@ -9,6 +9,7 @@ func (p *Plan) Block(name string) (Child, bool) {
 	src := p.Src
 	open := []byte("<" + name + ">")
 	closeTag := []byte("</" + name + ">")
+	fs := fences{src: src}
 	for pos := 0; pos < len(src); {
 		lineEnd := lineEndAt(src, pos)
 		trimmed := bytes.TrimLeft(src[pos:lineEnd], " \t")
@@ -17,7 +18,7 @@ func (p *Plan) Block(name string) (Child, bool) {
 		case p.inBlock(at):
 			// Inside <tasks>: a task's own <objective> is not the plan's.
 		case len(trimmed) > 0 && (trimmed[0] == '`' || trimmed[0] == '~'):
-			if end, ok := skipFence(src, at); ok {
+			if end, ok := fs.skip(at); ok {
 				pos = end
 				continue
 			}

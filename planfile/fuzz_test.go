@@ -28,6 +28,12 @@ func FuzzScan(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := Scan(src)
+		if p.Err != nil && !errors.Is(p.Err, ErrTooComplex) {
+			t.Fatalf("scan error %v", p.Err)
+		}
+		if len(p.Tasks) > MaxTasks {
+			t.Fatalf("%d tasks, more than MaxTasks", len(p.Tasks))
+		}
 		prev := 0
 		for i := range p.Tasks {
 			tk := &p.Tasks[i]

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -155,7 +156,7 @@ const MaxTasks = 10000
 // with ErrTooComplex beyond workPerByte*len(src)+workSlack; real files stay far below it.
 const (
 	workPerByte = 48
-	workSlack   = 1 << 20
+	workSlack   = 8 << 20
 	callCost    = 16
 )
 
@@ -182,8 +183,7 @@ type scanner struct {
 	pos    int
 	work   int // bytes examined so far, look-aheads included
 	budget int // the most work allowed
-	// noFence[0] ('`') and noFence[1] ('~'): the shortest fence found never to close, 0 if none.
-	noFence [2]int
+	fences fences
 }
 
 // spend charges n bytes of work; once the budget is gone it records why, and every look-ahead
@@ -208,30 +208,84 @@ func (s *scanner) fence(off int) (int, bool) {
 	if s.stopped() {
 		return 0, false
 	}
-	// A fence of n characters that found no closing line means no later fence of the same
-	// character with n or more does either: answer those at once.
-	ch, run := s.src[off], 0
-	for off+run < len(s.src) && s.src[off+run] == ch {
-		run++
+	if s.fences.src == nil {
+		s.fences.src = s.src
 	}
-	k := 0
-	if ch == '~' {
-		k = 1
-	}
-	if f := s.noFence[k]; f > 0 && run >= f {
-		return 0, false
-	}
-	end, ok := skipFence(s.src, off)
-	n := len(s.src) - off
+	end, ok := s.fences.skip(off)
+	n := 1
 	if ok {
 		n = end - off
-	} else if run >= 3 && (s.noFence[k] == 0 || run < s.noFence[k]) {
-		s.noFence[k] = run
 	}
 	if !s.spend(n, off) {
 		return 0, false
 	}
 	return end, ok
+}
+
+// fences answers skipFence's question (where does the fenced block opening at off end, if it
+// does) without scanning to the end of the file for every fence that never closes: thousands of
+// unclosed "```x" lines made that quadratic. On first use for a fence character it lists the
+// lines that could close such a fence, with the longest run after each; a fence longer than any
+// closing line after it fails at once, and one that closes is handed to skipFence, whose scan
+// stops at the closing line.
+type fences struct {
+	src     []byte
+	indexed [2]bool  // '`', '~'
+	lines   [2][]int // start offsets of lines that are only a run of the character (and space)
+	longest [2][]int // longest[k][i]: the longest such run among lines[k][i:]
+}
+
+func (f *fences) skip(off int) (int, bool) {
+	src := f.src
+	ch, k := src[off], 0
+	if ch == '~' {
+		k = 1
+	}
+	n := 0
+	for off+n < len(src) && src[off+n] == ch {
+		n++
+	}
+	if n < 3 {
+		return 0, false
+	}
+	if !f.indexed[k] {
+		f.index(k, ch)
+	}
+	from := nextLine(src, lineEndAt(src, off))
+	i, _ := slices.BinarySearch(f.lines[k], from)
+	if i == len(f.lines[k]) || f.longest[k][i] < n {
+		return 0, false
+	}
+	return skipFence(src, off)
+}
+
+// index lists the lines that could close a fence of ch, exactly as skipFence tests them.
+func (f *fences) index(k int, ch byte) {
+	f.indexed[k] = true
+	src := f.src
+	var runs []int
+	for i := 0; i < len(src); {
+		le := lineEndAt(src, i)
+		line := bytes.TrimLeft(src[i:le], " \t")
+		m := 0
+		for m < len(line) && line[m] == ch {
+			m++
+		}
+		if m >= 3 && len(bytes.TrimSpace(line[m:])) == 0 {
+			f.lines[k] = append(f.lines[k], i)
+			runs = append(runs, m)
+		}
+		if le >= len(src) {
+			break
+		}
+		i = le + 1
+	}
+	f.longest[k] = make([]int, len(runs))
+	best := 0
+	for j := len(runs) - 1; j >= 0; j-- {
+		best = max(best, runs[j])
+		f.longest[k][j] = best
+	}
 }
 
 func (s *scanner) problem(off int, format string, args ...any) {

@@ -2,8 +2,10 @@ package planfile
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +28,20 @@ func pathological(size int) map[string][]byte {
 		"many tasks":           []byte(hdr + "<tasks>\n" + rep("<task>") + "\n</tasks>\n"),
 		"unclosed tags":        []byte(hdr + "<tasks>\n<task status=\"pending\">" + rep("<a x=\"") + "</task>\n</tasks>\n"),
 		"nested tasks opening": []byte(hdr + rep("<tasks>\n<task>\n")),
+		"descending fences":    []byte(hdr + descending(size) + task),
 	}
+}
+
+// descending returns unclosed fences of decreasing length, each of which a closing line of the
+// next would not close: a memo of "fences of n or more never close" alone does not help.
+func descending(size int) string {
+	var b strings.Builder
+	for n := 3; b.Len() < size; n++ {
+		b.WriteString(strings.Repeat("`", n) + "x\n")
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	slices.Reverse(lines)
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // TestScanIsLinear: every pathological input of a few megabytes is scanned in well under a
@@ -76,5 +91,40 @@ func TestRealFilesStayWithinBudget(t *testing.T) {
 	t.Logf("%d files; most work per byte %.2f (%s)", len(paths), worst, worstPath)
 	if worst > workPerByte/3 {
 		t.Errorf("%s needs %.1f bytes of work per byte, too close to the budget of %d", worstPath, worst, workPerByte)
+	}
+}
+
+// TestFencesAgreeWithSkipFence: the indexed answer is skipFence's answer, on many random
+// arrangements of fences, info strings and blank space.
+func TestFencesAgreeWithSkipFence(t *testing.T) {
+	pieces := []string{"```", "~~~", "````", "``", "~~~~~", "x", "\n", " ", "\t", "\r\n", "`"}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(24) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := []byte(b.String())
+		f := fences{src: src}
+		for off := range src {
+			if src[off] != '`' && src[off] != '~' {
+				continue
+			}
+			wantEnd, wantOK := skipFence(src, off)
+			gotEnd, gotOK := f.skip(off)
+			if wantOK != gotOK || wantOK && wantEnd != gotEnd {
+				t.Fatalf("%q at %d: skip = %d %v, skipFence = %d %v", src, off, gotEnd, gotOK, wantEnd, wantOK)
+			}
+		}
+	}
+}
+
+// TestBlockIsLinear: Plan.Block over thousands of unclosed fences (quadratic before fences).
+func TestBlockIsLinear(t *testing.T) {
+	src := []byte(strings.Repeat("```x\n", (1<<20)/5) + "<objective>\nhi\n</objective>\n")
+	start := time.Now()
+	c, ok := Scan(src).Block("objective")
+	if d := time.Since(start); d > 3*time.Second || !ok || c.Text != "\nhi\n" {
+		t.Errorf("Block: %v %q in %v", ok, c.Text, d)
 	}
 }
