@@ -325,17 +325,17 @@ var gitCases = []gitCase{
 	{
 		name: "includeIf gitdir: with trailing slash matches below",
 		files: map[string]string{
-			"home/.gitconfig": "[user]\n\tname = personal\n[includeIf \"gitdir:$ROOT/work/\"]\n\tpath = work.inc\n",
+			"home/.gitconfig": "[user]\n\tname = personal\n[includeIf \"gitdir:$ROOT/job/\"]\n\tpath = work.inc\n",
 			"home/work.inc":   "[user]\n\tname = Work Wanda\n",
 		},
-		repos: map[string]string{"work/proj": "main"},
-		dir:   "work/proj",
+		repos: map[string]string{"job/proj": "main"},
+		dir:   "job/proj",
 		want:  "Work Wanda", wantOK: true, wantFile: "home/work.inc",
 	},
 	{
 		name: "includeIf gitdir: not matching",
 		files: map[string]string{
-			"home/.gitconfig": "[user]\n\tname = personal\n[includeIf \"gitdir:$ROOT/work/\"]\n\tpath = work.inc\n",
+			"home/.gitconfig": "[user]\n\tname = personal\n[includeIf \"gitdir:$ROOT/job/\"]\n\tpath = work.inc\n",
 			"home/work.inc":   "[user]\n\tname = Work Wanda\n",
 		},
 		repos: map[string]string{"play/proj": "main"},

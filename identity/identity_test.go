@@ -223,7 +223,7 @@ func TestResolveEmptyEnv(t *testing.T) {
 func BenchmarkResolve(b *testing.B) {
 	f := newFixture(b)
 	f.write("etc/gitconfig", "[core]\n\tautocrlf = input\n")
-	f.write("home/.gitconfig", "[user]\n\tname = Bench Ben\n[include]\n\tpath = more\n[includeIf \"gitdir:~/work/\"]\n\tpath = work\n")
+	f.write("home/.gitconfig", "[user]\n\tname = Bench Ben\n[include]\n\tpath = more\n[includeIf \"gitdir:~/job/\"]\n\tpath = work\n")
 	f.write("home/more", "[alias]\n\tst = status\n")
 	f.write("home/work", "[user]\n\tname = Work Ben\n")
 	f.repo("proj", "main")

@@ -93,10 +93,10 @@ func TestConditionsMatchGit(t *testing.T) {
 		})
 	}
 
-	dirPatterns := []string{"$ROOT/work/", "$ROOT/work", "$ROOT/work/*/.git", "$ROOT/*/proj/", "proj/", "proj/.git",
-		"work/", "**/work/**", "~/code/", "~/code/*/", "./code/", "./", "$ROOT/W*/", "$ROOT/work/p?oj/.git",
-		"$ROOT/work/[op]roj/", "$ROOT/WORK/", "PROJ/", "*/proj/", "**/proj", "$ROOT/home/code/x/.git"}
-	for _, dir := range []string{"work/proj", "home/code/x", "work/proj/.git/worktrees/wt"} {
+	dirPatterns := []string{"$ROOT/job/", "$ROOT/job", "$ROOT/job/*/.git", "$ROOT/*/proj/", "proj/", "proj/.git",
+		"job/", "**/job/**", "~/code/", "~/code/*/", "./code/", "./", "$ROOT/J*/", "$ROOT/job/p?oj/.git",
+		"$ROOT/job/[op]roj/", "$ROOT/JOB/", "PROJ/", "*/proj/", "**/proj", "$ROOT/home/code/x/.git"}
+	for _, dir := range []string{"job/proj", "home/code/x", "job/proj/.git/worktrees/wt"} {
 		for _, cond := range []string{"gitdir:", "gitdir/i:"} {
 			t.Run(cond+dir, func(t *testing.T) {
 				f := newFixture(t)
