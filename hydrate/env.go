@@ -52,6 +52,10 @@ type Env struct {
 	User        identity.Identity
 	now         func() time.Time
 	lookupEnv   func(string) (string, bool)
+
+	// plans memoises phase directory listings for one command: staleness, the next plan and the
+	// STATE.md check all look at the session's phase. withLock clears it.
+	plans       map[string][]roadmap.Plan
 	lockTimeout time.Duration
 }
 
@@ -126,6 +130,23 @@ func (e *Env) SessionPath() string {
 // abs turns a root-relative slash path into an absolute OS path.
 func (e *Env) abs(rel string) string {
 	return filepath.Join(e.Root, filepath.FromSlash(rel))
+}
+
+// phasePlans lists the plans of the phase planPath belongs to, once per command.
+func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
+	dir := roadmap.PhaseDirOf(planPath)
+	if plans, ok := e.plans[dir]; ok {
+		return plans, nil
+	}
+	plans, err := roadmap.ScanPlans(e.FS, dir)
+	if err != nil {
+		return nil, err
+	}
+	if e.plans == nil {
+		e.plans = map[string][]roadmap.Plan{}
+	}
+	e.plans[dir] = plans
+	return plans, nil
 }
 
 // MaxFileSize bounds every file gsd reads: plans and sessions are a few kilobytes; a file this

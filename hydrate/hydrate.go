@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -138,7 +137,7 @@ func (e *Env) next(res *Result) {
 	if err != nil {
 		return
 	}
-	plans, err := roadmap.ScanPlans(e.FS, path.Dir(plan))
+	plans, err := e.phasePlans(plan)
 	if err != nil {
 		return
 	}

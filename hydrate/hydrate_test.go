@@ -326,3 +326,31 @@ func TestMarkdownOnlyActivePlanIsReportedNotFatal(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestNestedPlansLayout(t *testing.T) {
+	files := map[string]string{
+		".planning/ROADMAP.md":                           "| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n| 4. Four | 1/3 | In progress | - |\n",
+		".planning/phases/04-four/plans/PLAN-01-a.md":    plan("C1", "C2", "C3"),
+		".planning/phases/04-four/plans/PLAN-02-b.md":    plan("D"),
+		".planning/phases/04-four/plans/PLAN-03-c.md":    plan("E"),
+		".planning/phases/04-four/plans/SUMMARY-02-b.md": "done",
+	}
+	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/04-four/plans/PLAN-01-a.md", "complete", "complete", "complete")
+	e := project(t, files)
+	res, err := e.Hydrate(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 02 has its SUMMARY, so the next plan to run is 03.
+	if res.State != StateAllComplete || res.NextPlan != ".planning/phases/04-four/plans/PLAN-03-c.md" {
+		t.Errorf("state %s next %q reasons %v", res.State, res.NextPlan, res.StaleReasons)
+	}
+	files[".planning/phases/04-four/plans/SUMMARY-01-a.md"] = "done"
+	s, err := project(t, files).Inspect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.State != StateStale || len(s.StaleReasons) != 1 || !strings.Contains(s.StaleReasons[0], "plans/SUMMARY-01-a.md exists") {
+		t.Errorf("state %s reasons %q", s.State, s.StaleReasons)
+	}
+}

@@ -158,8 +158,12 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 		return []string{fmt.Sprintf("plan file %s cannot be read: %v", planPath, err)}
 	}
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
-	if pl, err := roadmap.FindPlan(e.FS, planPath); err == nil && pl.Summary != "" {
-		why = append(why, fmt.Sprintf("plan already completed (%s exists)", pl.Summary))
+	if plans, err := e.phasePlans(planPath); err == nil {
+		for _, pl := range plans {
+			if pl.Path == planPath && pl.Summary != "" {
+				why = append(why, fmt.Sprintf("plan already completed (%s exists)", pl.Summary))
+			}
+		}
 	}
 	// Phase advanced: compared as numbers, against every phase ROADMAP marks in progress.
 	if num, ok := roadmap.PhaseOf(planPath); ok {

@@ -634,15 +634,11 @@ func (e *Env) cheapCurrent(res *Result) (*roadmap.Phase, *roadmap.Plan, error) {
 	if res.Session != nil && (res.State == StateResume || res.State == StateAllComplete) {
 		if plan, err := cleanRel(res.Plan); err == nil {
 			if num, ok := roadmap.PhaseOf(plan); ok {
-				dir := path.Dir(plan)
-				if path.Base(dir) == "plans" {
-					dir = path.Dir(dir)
-				}
-				plans, err := roadmap.ScanPlans(e.FS, dir)
+				plans, err := e.phasePlans(plan)
 				if err != nil {
 					return nil, nil, nil // reported by the session's own checks
 				}
-				ph := &roadmap.Phase{Num: num, Dir: dir, Plans: plans}
+				ph := &roadmap.Phase{Num: num, Dir: roadmap.PhaseDirOf(plan), Plans: plans}
 				for _, pl := range plans {
 					if !pl.Done() {
 						return ph, &pl, nil

@@ -297,11 +297,7 @@ func FindPlan(fsys fs.FS, planPath string) (Plan, error) {
 	if _, ok := PlanID(path.Base(p)); !ok {
 		return Plan{}, fmt.Errorf("%s: %w", p, ErrNotPlan)
 	}
-	dir := path.Dir(p)
-	if path.Base(dir) == "plans" {
-		dir = path.Dir(dir)
-	}
-	plans, err := ScanPlans(fsys, dir)
+	plans, err := ScanPlans(fsys, PhaseDirOf(p))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Plan{}, err
 	}
@@ -311,6 +307,16 @@ func FindPlan(fsys fs.FS, planPath string) (Plan, error) {
 		}
 	}
 	return Plan{}, &fs.PathError{Op: "find plan", Path: p, Err: fs.ErrNotExist}
+}
+
+// PhaseDirOf is the phase directory a plan file belongs to: its own directory, or the parent of
+// a nested plans/ directory. ScanPlans of it lists the plan with its siblings.
+func PhaseDirOf(planPath string) string {
+	dir := path.Dir(cleanPath(planPath))
+	if path.Base(dir) == "plans" {
+		dir = path.Dir(dir)
+	}
+	return dir
 }
 
 // NextPlan returns the first plan after the one at path after that has no

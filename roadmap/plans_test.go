@@ -326,3 +326,16 @@ func ExamplePlanID() {
 	// 05-PLAN.md 05 true
 	// 03-01-SUMMARY.md  false
 }
+
+func TestPhaseDirOf(t *testing.T) {
+	for in, want := range map[string]string{
+		".planning/phases/03-x/03-01-PLAN.md":      ".planning/phases/03-x",
+		".planning/phases/04-y/plans/PLAN-01-a.md": ".planning/phases/04-y",
+		"./.planning/phases/05-z/05-PLAN.md":       ".planning/phases/05-z",
+		".planning/quick/001-fix/001-PLAN.md":      ".planning/quick/001-fix",
+	} {
+		if got := PhaseDirOf(in); got != want {
+			t.Errorf("PhaseDirOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
