@@ -129,11 +129,7 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 				continue
 			}
 			f := get(n, l.num, l.collapsed)
-			f.setName(name, nameFromChecklist)
-			f.inserted = f.inserted || marks.inserted
-			if marks.status != StatusUnknown && f.mark == StatusUnknown {
-				f.mark = marks.status
-			}
+			f.mention(name, nameFromChecklist, marks)
 			box := StatusNotStarted
 			switch {
 			case boxChar != " ":
@@ -158,12 +154,7 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 			if !ok {
 				continue
 			}
-			f := get(n, l.num, l.collapsed)
-			f.setName(name, nameFromHeading)
-			f.inserted = f.inserted || marks.inserted
-			if marks.status != StatusUnknown && f.mark == StatusUnknown {
-				f.mark = marks.status
-			}
+			get(n, l.num, l.collapsed).mention(name, nameFromHeading, marks)
 		}
 	}
 
@@ -177,6 +168,16 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 	}
 	slices.SortStableFunc(r.Phases, func(a, b Entry) int { return a.Num.Compare(b.Num) })
 	return r
+}
+
+// mention records a checklist line or heading naming the phase: its name (ranked by where it
+// came from) and what its parenthesised marks say; the first explicit mark wins.
+func (f *facts) mention(name string, rank int, marks phaseMarks) {
+	f.setName(name, rank)
+	f.inserted = f.inserted || marks.inserted
+	if marks.status != StatusUnknown && f.mark == StatusUnknown {
+		f.mark = marks.status
+	}
 }
 
 func (f *facts) setName(name string, rank int) {
