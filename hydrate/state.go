@@ -234,8 +234,9 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
-// process and removed. GSD's tools hold the lock for the few milliseconds of one read-modify-write
-// and treat a lock older than about ten seconds as stale; gsd does the same.
+// process and removed. Holders keep it for the few milliseconds of one read-modify-write, so ten
+// seconds is far beyond any live holder. (The value is gsd's choice: GSD's own threshold is not
+// written down anywhere we could check.)
 const StateLockStale = 10 * time.Second
 
 // stateLockRetry is the pause between attempts to create a busy STATE.md.lock.
@@ -249,6 +250,8 @@ func (e *Env) withStateLock(fn func() error) error {
 	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
 		return err
 	}
+	// Lock ages are compared with file modification times, so this uses the real clock, not
+	// e.now (which SOURCE_DATE_EPOCH may pin to a fixed date for reproducible output).
 	deadline := time.Now().Add(e.lockTimeout)
 	for {
 		f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
