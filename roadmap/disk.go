@@ -22,15 +22,24 @@ const sniffLen = 8000
 // Errors for files that are not text this package can read. They are wrapped
 // with the file's path.
 var (
-	ErrTooLarge = fmt.Errorf("file is larger than %d MiB", MaxFileSize>>20)
+	ErrTooLarge = fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)
 	ErrBinary   = errors.New("file is binary (contains NUL bytes)")
 )
 
 // readText reads a small text file through fsys, refusing files over
 // MaxFileSize and files with NUL bytes near the start.
 func readText(fsys fs.FS, name string) ([]byte, error) {
+	// Opening a FIFO would block until someone writes to it, and a device can be endless: only
+	// regular files are opened.
+	if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", name, fi.Mode().Type())
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
+			// os.Root refused a symlink that leads out of the project.
+			return nil, fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", name)
+		}
 		return nil, err
 	}
 	defer f.Close()
@@ -127,7 +136,11 @@ type Phase struct {
 // "CK-01-setup"), in numeric order. Plans are not scanned. A missing phases
 // directory gives no phases and no error.
 func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
-	dir := path.Join(planningDir, "phases")
+	return phaseDirsIn(fsys, path.Join(planningDir, "phases"))
+}
+
+// phaseDirsIn lists the phase directories in dir, in numeric order.
+func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
 	ents, err := fs.ReadDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
