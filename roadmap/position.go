@@ -169,7 +169,7 @@ func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
 				return nil, err
 			}
 			if !done {
-				p.evidence("phase", statePath, decl.PhaseLine, decl.PhaseText)
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n))
 				return p, choose(i, RuleState)
 			}
 			for j := i + 1; j < len(p.Phases); j++ {
@@ -178,7 +178,7 @@ func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
 					return nil, err
 				}
 				if !closed {
-					p.evidence("phase", statePath, decl.PhaseLine, decl.PhaseText+" — "+why)
+					p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
 					p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
 					return p, choose(j, RuleAfterFinished)
 				}
