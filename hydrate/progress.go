@@ -72,7 +72,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		return nil, err
 	}
 	r := &ProgressReport{Project: proj}
-	if r.PlanFiles, r.PlansDone, err = roadmap.CountPlanFiles(e.FS); err != nil {
+	if r.PlanFiles, r.PlansDone, err = proj.CountPlanFiles(e.FS); err != nil {
 		return nil, err
 	}
 	if proj.Active != nil {

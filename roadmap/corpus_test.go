@@ -80,13 +80,13 @@ func TestCorpus(t *testing.T) {
 			if pos.NeedsPlanning != (wantPhase != "" && wantActive == "") {
 				t.Errorf("NeedsPlanning = %v", pos.NeedsPlanning)
 			}
-			files, done, err := CountPlanFiles(fsys)
-			if err != nil || files != want.PlanFiles || done != want.PlansDone {
-				t.Errorf("CountPlanFiles = %d, %d, %v; want %d, %d", files, done, err, want.PlanFiles, want.PlansDone)
-			}
 			proj, err := Load(fsys, dir)
 			if err != nil {
 				t.Fatal(err)
+			}
+			files, done, err := proj.CountPlanFiles(fsys)
+			if err != nil || files != want.PlanFiles || done != want.PlansDone {
+				t.Errorf("CountPlanFiles = %d, %d, %v; want %d, %d", files, done, err, want.PlanFiles, want.PlansDone)
 			}
 			lc := ""
 			if ph := proj.CurrentPhase(); ph != nil {

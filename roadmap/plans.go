@@ -253,16 +253,19 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 	summaries := map[string]string{}
 
 	scan := func(d string) (hasNested bool, err error) {
-		ents, err := fs.ReadDir(fsys, d)
+		ents, err := listDir(fsys, d)
 		if err != nil {
 			return false, err
 		}
 		for _, e := range ents {
-			if e.IsDir() {
-				hasNested = hasNested || e.Name() == "plans"
+			if e.name == "plans" && (e.dir || !e.known) {
+				hasNested = true
 				continue
 			}
-			kind, key, id := classify(e.Name())
+			if e.dir {
+				continue
+			}
+			kind, key, id := classify(e.name)
 			if kind == kindOther {
 				continue
 			}
@@ -276,7 +279,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 					id = dirPhase.Raw() + "-" + id
 				}
 			}
-			p := path.Join(d, e.Name())
+			p := path.Join(d, e.name)
 			if kind == kindSummary {
 				if _, dup := summaries[key.String()]; !dup {
 					summaries[key.String()] = p
@@ -293,7 +296,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		return nil, "", err
 	}
 	if nested {
-		if _, err := scan(path.Join(dir, "plans")); err != nil {
+		if _, err := scan(path.Join(dir, "plans")); err != nil && !errors.Is(err, errNotDir) {
 			return nil, "", err
 		}
 	}

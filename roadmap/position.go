@@ -254,8 +254,23 @@ type dirIndex struct {
 	phases      []Phase // phases/, in numeric order
 	archived    []Phase // milestones/*-phases/, listed when first needed
 	listedArch  bool
-	cache       map[string]Phase
-	withPlans   map[string][]string // the directories of a phase that hold plans
+	byNum       map[string]*phaseEntry
+	byDir       map[string]*dirScan
+}
+
+// phaseEntry is what the directories of one phase number hold.
+type phaseEntry struct {
+	Phase
+	dirs      []string // the directories of that number (entries that are files left out)
+	withPlans []string // those holding plans
+	summary   string   // a phase-level SUMMARY no phase-level plan claims
+}
+
+// dirScan is one directory's plans, and its phase-level SUMMARY (see scanPlans).
+type dirScan struct {
+	plans   []Plan
+	summary string
+	isDir   bool
 }
 
 func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
@@ -263,39 +278,72 @@ func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &dirIndex{fsys: fsys, planningDir: planningDir, phases: dirs, cache: map[string]Phase{}, withPlans: map[string][]string{}}, nil
+	return &dirIndex{fsys: fsys, planningDir: planningDir, phases: dirs,
+		byNum: map[string]*phaseEntry{}, byDir: map[string]*dirScan{}}, nil
+}
+
+// scan lists one phase directory, once.
+func (d *dirIndex) scan(dir string) (*dirScan, error) {
+	if sc, ok := d.byDir[dir]; ok {
+		return sc, nil
+	}
+	plans, summary, err := scanPlans(d.fsys, dir)
+	sc := &dirScan{plans: plans, summary: summary, isDir: true}
+	if errors.Is(err, errNotDir) {
+		sc.isDir, err = false, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.byDir[dir] = sc
+	return sc, nil
 }
 
 // phase returns phase n with its plans: every directory of that number is scanned (a
 // .gitkeep-only or CONTEXT-only directory beside the real one adds nothing), Dir is the first
 // holding plans. Dir is "" when the phase has no directory.
 func (d *dirIndex) phase(n PhaseNum) (Phase, error) {
-	if ph, ok := d.cache[n.String()]; ok {
-		return ph, nil
+	e, err := d.entry(n)
+	if err != nil {
+		return Phase{Num: n}, err
 	}
-	ph := Phase{Num: n}
+	return e.Phase, nil
+}
+
+func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
+	if e, ok := d.byNum[n.String()]; ok {
+		return e, nil
+	}
+	e := &phaseEntry{Phase: Phase{Num: n}}
 	dirs := numbered(d.phases, n)
 	if len(dirs) == 0 {
 		if err := d.listArchived(); err != nil {
-			return ph, err
+			return nil, err
 		}
 		dirs = numbered(d.archived, n)
 	}
 	for _, dir := range dirs {
-		plans, err := ScanPlans(d.fsys, dir.Dir)
+		sc, err := d.scan(dir.Dir)
 		if err != nil {
-			return ph, err
+			return nil, err
 		}
-		if ph.Dir == "" || len(ph.Plans) == 0 && len(plans) > 0 {
-			ph.Dir, ph.Name = dir.Dir, dir.Name
+		if !sc.isDir {
+			continue
 		}
-		if len(plans) > 0 {
-			d.withPlans[n.String()] = append(d.withPlans[n.String()], dir.Dir)
+		e.dirs = append(e.dirs, dir.Dir)
+		if e.Dir == "" || len(e.Plans) == 0 && len(sc.plans) > 0 {
+			e.Dir, e.Name = dir.Dir, dir.Name
 		}
-		ph.Plans = append(ph.Plans, plans...)
+		if len(sc.plans) > 0 {
+			e.withPlans = append(e.withPlans, dir.Dir)
+		}
+		if e.summary == "" {
+			e.summary = sc.summary
+		}
+		e.Plans = append(e.Plans, sc.plans...)
 	}
-	d.cache[n.String()] = ph
-	return ph, nil
+	d.byNum[n.String()] = e
+	return e, nil
 }
 
 // finished reports whether phase e is closed: every plan has its SUMMARY (the disk beats any
@@ -382,33 +430,35 @@ func numbered(dirs []Phase, n PhaseNum) []Phase {
 }
 
 // CountPlanFiles counts every plan file of the project and how many have their SUMMARY: the
-// phases of the root and of every workstream, archived milestones' phases included.
-func CountPlanFiles(fsys fs.FS) (files, done int, err error) {
+// phases of the root and of every workstream, archived milestones' phases included. The
+// directories Load already listed are not listed again.
+func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 	dirs := []string{".planning"}
-	ws, err := fs.ReadDir(fsys, ".planning/workstreams")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	ws, err := listDir(fsys, ".planning/workstreams")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 		return 0, 0, err
 	}
 	for _, e := range ws {
-		if e.IsDir() {
-			dirs = append(dirs, path.Join(".planning/workstreams", e.Name()))
+		if !e.known || e.dir {
+			dirs = append(dirs, path.Join(".planning/workstreams", e.name))
 		}
 	}
 	for _, d := range dirs {
-		phases, err := PhaseDirs(fsys, d)
-		if err != nil {
+		idx := p.idx
+		if d != p.PlanningDir {
+			if idx, err = newDirIndex(fsys, d); err != nil {
+				return 0, 0, err
+			}
+		}
+		if err := idx.listArchived(); err != nil {
 			return 0, 0, err
 		}
-		arch, err := ArchivedPhaseDirs(fsys, d)
-		if err != nil {
-			return 0, 0, err
-		}
-		for _, ph := range append(phases, arch...) {
-			plans, err := ScanPlans(fsys, ph.Dir)
+		for _, ph := range append(slices.Clip(idx.phases), idx.archived...) {
+			sc, err := idx.scan(ph.Dir)
 			if err != nil {
 				return 0, 0, err
 			}
-			for _, pl := range plans {
+			for _, pl := range sc.plans {
 				files++
 				if pl.Done() {
 					done++

@@ -142,28 +142,25 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 
 	for _, d := range append(slices.Clip(idx.phases), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
-		if !found {
-			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: d.Name}})
+		if found && len(p.Phases[i].Dirs) > 0 {
+			continue // every directory of that number is already in
 		}
-		ph := &p.Phases[i]
-		ph.Dirs = append(ph.Dirs, d.Dir)
-		if ph.Name == "" {
-			ph.Name = d.Name
-		}
-	}
-	for i := range p.Phases {
-		ph := &p.Phases[i]
-		if len(ph.Dirs) == 0 {
-			continue
-		}
-		full, err := idx.phase(ph.Num)
+		e, err := idx.entry(d.Num)
 		if err != nil {
 			return nil, err
 		}
-		ph.Dir, ph.Plans = full.Dir, full.Plans
-		if ph.PhaseSummary, err = phaseSummary(fsys, ph); err != nil {
-			return nil, err
+		if len(e.dirs) == 0 {
+			continue // a file named like a phase
 		}
+		if !found {
+			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
+		}
+		ph := &p.Phases[i]
+		ph.Dirs, ph.Dir, ph.Plans = e.dirs, e.Dir, e.Plans
+		if ph.Name == "" {
+			ph.Name = e.Name
+		}
+		ph.PhaseSummary = e.summary
 	}
 
 	quick, err := scanQuick(fsys, planningDir)
@@ -218,26 +215,6 @@ func (p *Project) checkMarks(rmPath string) {
 		fmt.Sprintf("%d phases are marked in progress (%s); the current phase is %s (gsd progress --explain says why): mark the others as they stand", len(marked), strings.Join(nums, ", "), cur))
 }
 
-// phaseSummary finds a phase-level SUMMARY ("05-SUMMARY.md") that no phase-level plan claims:
-// a summary of the phase as a whole, which completes no numbered plan.
-func phaseSummary(fsys fs.FS, ph *PhaseInfo) (string, error) {
-	for _, pl := range ph.Plans {
-		if pl.Summary != "" && !strings.Contains(pl.ID, "-") && !pl.Fix() {
-			return "", nil // claimed by the phase-level plan
-		}
-	}
-	for _, dir := range ph.Dirs {
-		_, s, err := scanPlans(fsys, dir)
-		if err != nil {
-			return "", err
-		}
-		if s != "" {
-			return s, nil
-		}
-	}
-	return "", nil
-}
-
 // percent is done over total, rounded to the nearest whole percent as GSD's
 // tools round it, but never 100 while a plan is left.
 func percent(done, total int) int {
@@ -290,7 +267,8 @@ func derivedStatus(ph *PhaseInfo) Status {
 // check records what is wrong with one phase, and what to do about it. Only a contradiction
 // in current work is an error; a shipped milestone's leftovers are history.
 func (p *Project) check(ph *PhaseInfo, rmPath string) {
-	if withPlans := p.idx.withPlans[ph.Num.String()]; len(withPlans) > 1 {
+	if e := p.idx.byNum[ph.Num.String()]; e != nil && len(e.withPlans) > 1 {
+		withPlans := e.withPlans
 		p.problem(SeverityError, withPlans[1], 0,
 			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", ph.Num, len(withPlans), strings.Join(withPlans, ", ")))
 	}
