@@ -150,20 +150,70 @@ func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Phase
+	return phaseDirsOf(dir, ents), nil
+}
+
+// phaseDirsOf parses the phase directories of a listing of dir, in numeric order.
+func phaseDirsOf(dir string, ents []dirEntry) []Phase {
+	out := []Phase{}
 	for _, e := range ents {
-		if e.known && !e.dir {
-			continue
+		if p, ok := phaseDir(dir, e); ok {
+			out = append(out, p)
 		}
-		n, slug, ok := phaseDirName(e.name)
-		if !ok {
-			continue
-		}
-		out = append(out, Phase{Num: n, Name: slug, Dir: path.Join(dir, e.name)})
 	}
-	// The listing is sorted by name; a stable sort keeps "03-a" before "3-b".
-	slices.SortStableFunc(out, func(a, b Phase) int { return a.Num.Compare(b.Num) })
-	return out, nil
+	sortPhases(out)
+	return out
+}
+
+// phaseDir parses one entry of a phases directory.
+func phaseDir(dir string, e dirEntry) (Phase, bool) {
+	if e.known && !e.dir {
+		return Phase{}, false
+	}
+	n, slug, ok := phaseDirName(e.name)
+	if !ok {
+		return Phase{}, false
+	}
+	return Phase{Num: n, Name: slug, Dir: path.Join(dir, e.name)}, true
+}
+
+// startsWithNumber is a quick test that name ("03-x", "E73-x", "CK-03-x") may be phase n's:
+// its first run of digits, without leading zeros, is n's first segment.
+func startsWithNumber(name string, n PhaseNum) bool {
+	if n.nseg == 0 {
+		return false
+	}
+	i := 0
+	for i < len(name) && !isDigit(name[i]) {
+		i++
+	}
+	for i < len(name)-1 && name[i] == '0' && isDigit(name[i+1]) {
+		i++
+	}
+	j := i
+	for j < len(name) && isDigit(name[j]) {
+		j++
+	}
+	v := 0
+	for k := i; k < j && k-i <= maxSegmentDigits; k++ {
+		v = v*10 + int(name[k]-'0')
+	}
+	return j > i && j-i <= maxSegmentDigits && v == int(n.seg[0])
+}
+
+// sortPhases orders phase directories by number, then by name ("03-a" before "3-b"). The
+// listing is usually in that order already, which is checked first: sorting a thousand
+// directories on every agent turn would cost more than listing them.
+func sortPhases(ps []Phase) {
+	cmp := func(a, b Phase) int {
+		if c := a.Num.Compare(b.Num); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Dir, b.Dir)
+	}
+	if !slices.IsSortedFunc(ps, cmp) {
+		slices.SortFunc(ps, cmp)
+	}
 }
 
 // errNotDir is listDir's error for a path that is not a directory.
@@ -175,7 +225,7 @@ type dirEntry struct {
 	dir, known bool
 }
 
-// listDir lists dir's names, sorted. Through an os.Root, fs.ReadDir lstats every entry (a
+// listDir lists dir's names, in no particular order (callers sort what they keep). Through an os.Root, fs.ReadDir lstats every entry (a
 // Root cannot load file information lazily), which on a large project is most of gsd's system
 // calls; the names alone say what gsd needs, since plans and phases are told apart by name. Other
 // file systems give their entries' types as well.
@@ -193,7 +243,6 @@ func listDir(fsys fs.FS, dir string) ([]dirEntry, error) {
 			}
 			return nil, err
 		}
-		slices.Sort(names)
 		out := make([]dirEntry, len(names))
 		for i, n := range names {
 			out[i] = dirEntry{name: n}
@@ -208,7 +257,6 @@ func listDir(fsys fs.FS, dir string) ([]dirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	out := make([]dirEntry, len(ents))
 	for i, e := range ents {
 		out[i] = dirEntry{name: e.Name(), dir: e.IsDir(), known: true}

@@ -29,15 +29,17 @@ func visibleLines(src []byte) []mdLine {
 		depth     int // <details> nesting
 	)
 	num := 0
-	for len(src) > 0 {
-		var raw []byte
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			raw, src = src[:i], src[i+1:]
+	rest := string(src) // one copy; every line is a slice of it
+	out = make([]mdLine, 0, strings.Count(rest, "\n")+1)
+	for len(rest) > 0 {
+		var line string
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
 		} else {
-			raw, src = src, nil
+			line, rest = rest, ""
 		}
 		num++
-		line := strings.TrimSuffix(string(raw), "\r")
+		line = strings.TrimSuffix(line, "\r")
 
 		if fenceLen > 0 {
 			if closesFence(line, fenceChar, fenceLen) {

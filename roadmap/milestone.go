@@ -194,7 +194,7 @@ func parseMilestone(text string, inList bool) (Milestone, bool) {
 		m.Status = milestoneStatus(lower)
 	}
 	m.First, m.Last = phaseRange(lower)
-	m.Name = cleanName(strings.NewReplacer("**", "", "__", "").Replace(t))
+	m.Name = cleanName(cutDescription(strings.NewReplacer("**", "", "__", "").Replace(t)))
 	m.key = milestoneKey(lower, m.Name)
 	return m, true
 }

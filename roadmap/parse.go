@@ -1,11 +1,11 @@
 package roadmap
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
@@ -105,7 +105,7 @@ const (
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
 func ParseRoadmap(path string, src []byte) *Roadmap {
-	byNum := map[string]*facts{}
+	byNum := make(map[string]*facts, bytes.Count(src, []byte("\n"))/4)
 	var order []*facts
 	ms := newMilestones()
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
@@ -124,16 +124,13 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 	}
 
 	r := &Roadmap{Path: path}
-	title, milestone := "", ""
+	title := ""
 	lines := visibleLines(src)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if i+1 < len(lines) && strings.Contains(l.text, "|") && isDelimiterRow(lines[i+1].text) {
 			i = parseTable(r, lines, i, get)
 			continue
-		}
-		if milestone == "" && !l.collapsed {
-			milestone = milestoneName(l.text)
 		}
 		if ms.observe(l) {
 			continue
@@ -163,7 +160,7 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 				if _, after, ok := strings.Cut(text, ":"); ok && strings.Contains(strings.ToLower(text[:len(text)-len(after)]), "roadmap") {
 					title = after
 				}
-				title = cleanName(title)
+				title = cleanName(cutDescription(title))
 			}
 			n, name, marks, ok := phaseRef(text)
 			if !ok {
@@ -173,10 +170,6 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 		}
 	}
 
-	r.Milestone = milestone
-	if r.Milestone == "" {
-		r.Milestone = title
-	}
 	r.Milestones = ms.finish()
 	r.Phases = make([]Entry, 0, len(order))
 	for _, f := range order {
@@ -187,7 +180,15 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 		}
 		r.Phases = append(r.Phases, e)
 	}
-	slices.SortStableFunc(r.Phases, func(a, b Entry) int { return a.Num.Compare(b.Num) })
+	r.Milestone = title
+	if m := r.currentMilestone(); m >= 0 {
+		r.Milestone = r.Milestones[m].Name
+	}
+	// One entry per number: no ties. Most roadmaps list phases in numeric order already.
+	byNumber := func(a, b Entry) int { return a.Num.Compare(b.Num) }
+	if !slices.IsSortedFunc(r.Phases, byNumber) {
+		slices.SortFunc(r.Phases, byNumber)
+	}
 	return r
 }
 
@@ -226,7 +227,10 @@ func (r *Roadmap) Listed(i int) []Entry {
 			out = append(out, e)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int { return cmpInt(a.Order, b.Order) })
+	byOrder := func(a, b Entry) int { return cmpInt(a.Order, b.Order) } // orders are unique
+	if !slices.IsSortedFunc(out, byOrder) {
+		slices.SortFunc(out, byOrder)
+	}
 	return out
 }
 
@@ -241,8 +245,11 @@ func (f *facts) mention(name string, rank int, marks phaseMarks) {
 }
 
 func (f *facts) setName(name string, rank int) {
-	if name != "" && rank > f.nameRank {
-		f.name, f.nameRank = name, rank
+	// A fuller spelling of the same name wins over a rank: "Auth - Login Flow" from a table
+	// cell over "Auth" cut from a heading's description.
+	fuller := f.name != "" && len(name) > len(f.name) && strings.HasPrefix(name, f.name+" ")
+	if name != "" && (rank > f.nameRank || fuller) {
+		f.name, f.nameRank = name, max(rank, f.nameRank)
 	}
 }
 
@@ -285,42 +292,6 @@ func hasVersion(s string) bool {
 	return false
 }
 
-// milestoneName returns the milestone a heading or list line announces as
-// the one in progress ("### 🚧 v1.1 Search (In Progress)", "- Milestone 2:
-// Production (Phases 11-17) -- in progress"), or "".
-func milestoneName(line string) string {
-	if _, _, ok := matchChecklist(line); ok {
-		return ""
-	}
-	text, ok := matchHeading(line)
-	if !ok {
-		t := strings.TrimSpace(line)
-		if len(t) < 2 || !strings.ContainsRune("-*+", rune(t[0])) || t[1] != ' ' {
-			return ""
-		}
-		text = t[2:]
-	}
-	if phaseWordEnd(text) >= 0 {
-		return ""
-	}
-	lower := strings.ToLower(text)
-	construction := strings.Contains(text, "🚧")
-	if !construction && !strings.Contains(lower, "in progress") {
-		return ""
-	}
-	if !construction && !strings.Contains(lower, "milestone") && !hasVersion(lower) {
-		return ""
-	}
-	text = strings.TrimLeftFunc(text, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsNumber(r)) })
-	if !strings.Contains(text, "(") {
-		// "... -- in progress" with no parentheses: cut the status off.
-		if j := indexFold(text, "in progress"); j >= 0 {
-			text = text[:j]
-		}
-	}
-	return cleanName(text)
-}
-
 // phaseMarks is what the parenthesised groups of a checklist line or heading
 // say: "(INSERTED)" is recorded apart from the status because an inserted
 // phase can be complete.
@@ -354,19 +325,23 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 		}
 	}
 	name := strings.TrimLeft(rest, ".: \t-—–")
+	described := true // the name may be followed by " - description"
 	if bold {
-		// "**Phase 1: Name** - desc", or "**Phase 1:** Name - desc" where the
-		// emphasis closes before the name.
+		// "**Phase 1: Name** - desc", where the emphasis holds the whole name (which may
+		// itself contain " - "), or "**Phase 1:** Name - desc" where it closes before it.
 		for _, em := range []string{"**", "__"} {
 			if rest, ok := strings.CutPrefix(name, em); ok {
 				name = strings.TrimLeft(rest, ".: \t-—–")
 				break
 			}
 			if i := strings.Index(name, em); i >= 0 {
-				name = name[:i]
+				name, described = name[:i], false
 				break
 			}
 		}
+	}
+	if described {
+		name = cutDescription(name)
 	}
 	return n, cleanName(name), marks, true
 }
@@ -374,11 +349,6 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 // cleanName trims a phase name taken from a checklist line, heading or table
 // cell: the description after a dash, trailing "(...)" groups and emphasis.
 func cleanName(s string) string {
-	for _, sep := range []string{" - ", " — ", " – ", " -- "} {
-		if i := strings.Index(s, sep); i >= 0 {
-			s = s[:i]
-		}
-	}
 	s = strings.Trim(s, " \t*_")
 	for strings.HasSuffix(s, ")") {
 		i := strings.LastIndexByte(s, '(')
@@ -388,7 +358,24 @@ func cleanName(s string) string {
 		s = strings.TrimRight(s[:i], " \t")
 	}
 	s = strings.Trim(s, " \t*_:.-—–")
-	return strings.Join(strings.Fields(s), " ")
+	for i := 0; i < len(s); i++ {
+		// Squeeze runs of space only where there are any: most names have none.
+		if c := s[i]; c == '\t' || c >= 0x80 || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
+}
+
+// cutDescription cuts the description off a checklist line or heading's name: "Auth - the
+// login flow" is "Auth". A name in bold or in a table cell is not cut: it may hold " - ".
+func cutDescription(s string) string {
+	for _, sep := range []string{" - ", " — ", " – ", " -- "} {
+		if i := strings.Index(s, sep); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return s
 }
 
 // isDelimiterRow reports whether line is a table's header delimiter row such
@@ -403,15 +390,22 @@ func isDelimiterRow(line string) bool {
 
 // splitRow splits a table row into trimmed cells; the outer pipes are
 // optional and a missing space before a pipe ("In Progress|") is fine.
-func splitRow(line string) []string {
+func splitRow(line string) []string { return splitRowInto(nil, line) }
+
+// splitRowInto is splitRow reusing cells' storage, for the rows of one table.
+func splitRowInto(cells []string, line string) []string {
 	t := strings.TrimSpace(line)
 	t = strings.TrimPrefix(t, "|")
 	t = strings.TrimSuffix(t, "|")
-	cells := strings.Split(t, "|")
-	for i, c := range cells {
-		cells[i] = strings.TrimSpace(c)
+	cells = cells[:0]
+	for {
+		i := strings.IndexByte(t, '|')
+		if i < 0 {
+			return append(cells, strings.TrimSpace(t))
+		}
+		cells = append(cells, strings.TrimSpace(t[:i]))
+		t = t[i+1:]
 	}
-	return cells
 }
 
 // parseTable reads the table whose header is lines[i] and returns the index
@@ -421,6 +415,7 @@ func splitRow(line string) []string {
 // problems of r.
 func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
 	header := splitRow(lines[i].text)
+	var cells []string
 	phaseCol, statusCol, plansCol := tableColumns(header)
 	msCol := -1
 	for c, h := range header {
@@ -441,7 +436,7 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 		if phaseCol < 0 || statusCol < 0 {
 			continue
 		}
-		cells := splitRow(l.text)
+		cells = splitRowInto(cells, l.text)
 		if phaseCol >= len(cells) {
 			problem(l.num, "progress table row has no phase cell; row ignored")
 			continue

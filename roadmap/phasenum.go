@@ -12,7 +12,8 @@ import (
 // equals "99", and 3 < 3.1 < 3.2 < 3.10 < 4. The zero value means "no phase"
 // and sorts before every real phase.
 type PhaseNum struct {
-	segs   []int
+	seg    [maxSegments]int32 // the numbers between dots; nseg of them
+	nseg   uint8
 	prefix string // upper-case letters written before the digits ("E" of E73), or ""
 	suffix byte   // an upper-case letter, or 0
 	raw    string
@@ -21,6 +22,9 @@ type PhaseNum struct {
 // maxSegmentDigits bounds a segment's significant digits so values fit an int
 // everywhere; no real project numbers a phase past a billion.
 const maxSegmentDigits = 9
+
+// maxSegments bounds how many dot-separated numbers a phase has: "12.3.1" has three.
+const maxSegments = 6
 
 // ParsePhaseNum parses a whole string as a phase number: digits, optional
 // ".digits" segments and an optional single letter suffix ("16C"), optionally
@@ -55,7 +59,8 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	default:
 		return PhaseNum{}, s, false
 	}
-	var segs []int
+	var seg [maxSegments]int32
+	nseg := 0
 	for {
 		j := i
 		for j < len(s) && isDigit(s[j]) {
@@ -72,7 +77,11 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 		if digits != "" {
 			v, _ = strconv.Atoi(digits) // cannot fail: at most 9 ASCII digits
 		}
-		segs = append(segs, v)
+		if nseg == maxSegments {
+			return PhaseNum{}, s, false
+		}
+		seg[nseg] = int32(v)
+		nseg++
 		i = j
 		if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
 			i++
@@ -88,7 +97,7 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	if i < len(s) && (isLetter(s[i]) || isDigit(s[i])) {
 		return PhaseNum{}, s, false
 	}
-	return PhaseNum{segs: segs, prefix: prefix, suffix: suffix, raw: s[:i]}, s[i:], true
+	return PhaseNum{seg: seg, nseg: uint8(nseg), prefix: prefix, suffix: suffix, raw: s[:i]}, s[i:], true
 }
 
 // Compare returns -1, 0 or +1 as n sorts before, equal to or after m.
@@ -100,14 +109,14 @@ func (n PhaseNum) Compare(m PhaseNum) int {
 	if c := strings.Compare(n.prefix, m.prefix); c != 0 {
 		return c
 	}
-	for i := 0; i < len(n.segs) && i < len(m.segs); i++ {
-		if c := cmpInt(n.segs[i], m.segs[i]); c != 0 {
+	for i := 0; i < int(n.nseg) && i < int(m.nseg); i++ {
+		if c := cmpInt(int(n.seg[i]), int(m.seg[i])); c != 0 {
 			return c
 		}
 	}
 	// Same leading segments: the shorter number first, but a suffix on the
 	// shorter one still sorts before a longer one's decimals.
-	if c := cmpInt(len(n.segs), len(m.segs)); c != 0 {
+	if c := cmpInt(int(n.nseg), int(m.nseg)); c != 0 {
 		return c
 	}
 	return cmpInt(int(n.suffix), int(m.suffix))
@@ -117,18 +126,21 @@ func (n PhaseNum) Compare(m PhaseNum) int {
 func (n PhaseNum) Equal(m PhaseNum) bool { return n.Compare(m) == 0 }
 
 // IsZero reports whether n is the zero value, that is no phase at all.
-func (n PhaseNum) IsZero() bool { return len(n.segs) == 0 }
+func (n PhaseNum) IsZero() bool { return n.nseg == 0 }
 
 // String returns the canonical form: no leading zeros, no project code, an
 // upper-case suffix ("3", "3.1", "12.3.1", "16C"); "" for the zero value.
 func (n PhaseNum) String() string {
+	if n.nseg == 1 && n.prefix == "" && n.suffix == 0 {
+		return strconv.Itoa(int(n.seg[0]))
+	}
 	var b strings.Builder
 	b.WriteString(n.prefix)
-	for i, v := range n.segs {
+	for i, v := range n.seg[:n.nseg] {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(strconv.Itoa(v))
+		b.WriteString(strconv.Itoa(int(v)))
 	}
 	if n.suffix != 0 {
 		b.WriteByte(n.suffix)
@@ -178,10 +190,10 @@ func isUpperWord(s string) bool {
 // Int returns the phase's whole number (3 for 3.1 and 3C) and whether the phase has one: a
 // series phase (E73) is not counted among the whole-numbered phases.
 func (n PhaseNum) Int() (int, bool) {
-	if len(n.segs) == 0 || n.prefix != "" {
+	if n.nseg == 0 || n.prefix != "" {
 		return 0, false
 	}
-	return n.segs[0], true
+	return int(n.seg[0]), true
 }
 
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }

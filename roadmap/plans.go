@@ -281,7 +281,8 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 			}
 			p := path.Join(d, e.name)
 			if kind == kindSummary {
-				if _, dup := summaries[key.String()]; !dup {
+				// Two spellings of one SUMMARY: the first by name, whatever the listing's order.
+				if other, dup := summaries[key.String()]; !dup || p < other {
 					summaries[key.String()] = p
 				}
 				continue

@@ -121,7 +121,7 @@ func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
 	} else if rm != nil && len(rm.Phases) > 0 {
 		p.Phases = rm.Listed(-1)
 	} else {
-		for _, d := range idx.phases {
+		for _, d := range idx.phases() {
 			p.Phases = append(p.Phases, Entry{Num: d.Num, Name: d.Name, Milestone: -1})
 		}
 	}
@@ -251,8 +251,9 @@ func (r *Roadmap) currentMilestone() int {
 type dirIndex struct {
 	fsys        fs.FS
 	planningDir string
-	phases      []Phase // phases/, in numeric order
-	archived    []Phase // milestones/*-phases/, listed when first needed
+	names       []dirEntry // phases/, as listed; parsed only as lookups need them
+	sorted      []Phase    // phases/, every entry parsed, in numeric order; built when first needed
+	archived    []Phase    // milestones/*-phases/, listed when first needed
 	listedArch  bool
 	byNum       map[string]*phaseEntry
 	byDir       map[string]*dirScan
@@ -274,12 +275,39 @@ type dirScan struct {
 }
 
 func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
-	dirs, err := PhaseDirs(fsys, planningDir)
-	if err != nil {
+	names, err := listDir(fsys, path.Join(planningDir, "phases"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 		return nil, err
 	}
-	return &dirIndex{fsys: fsys, planningDir: planningDir, phases: dirs,
+	return &dirIndex{fsys: fsys, planningDir: planningDir, names: names,
 		byNum: map[string]*phaseEntry{}, byDir: map[string]*dirScan{}}, nil
+}
+
+// phases returns every phase directory of phases/, in numeric order.
+func (d *dirIndex) phases() []Phase {
+	if d.sorted == nil {
+		d.sorted = phaseDirsOf(path.Join(d.planningDir, "phases"), d.names)
+	}
+	return d.sorted
+}
+
+// numberedIn returns the directories of phase n in the listing, parsing only the names that
+// start with n's number: a lookup on a project with a thousand phases parses one or two.
+func (d *dirIndex) numberedIn(n PhaseNum) []Phase {
+	if d.sorted != nil {
+		return numbered(d.sorted, n)
+	}
+	var out []Phase
+	for _, e := range d.names {
+		if !startsWithNumber(e.name, n) {
+			continue
+		}
+		if p, ok := phaseDir(path.Join(d.planningDir, "phases"), e); ok && p.Num.Equal(n) {
+			out = append(out, p)
+		}
+	}
+	sortPhases(out)
+	return out
 }
 
 // scan lists one phase directory, once.
@@ -315,7 +343,7 @@ func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
 		return e, nil
 	}
 	e := &phaseEntry{Phase: Phase{Num: n}}
-	dirs := numbered(d.phases, n)
+	dirs := d.numberedIn(n)
 	if len(dirs) == 0 {
 		if err := d.listArchived(); err != nil {
 			return nil, err
@@ -415,7 +443,7 @@ func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 		}
 		out = append(out, sub...)
 	}
-	slices.SortStableFunc(out, func(a, b Phase) int { return a.Num.Compare(b.Num) })
+	sortPhases(out)
 	return out, nil
 }
 
@@ -453,7 +481,7 @@ func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 		if err := idx.listArchived(); err != nil {
 			return 0, 0, err
 		}
-		for _, ph := range append(slices.Clip(idx.phases), idx.archived...) {
+		for _, ph := range append(slices.Clip(idx.phases()), idx.archived...) {
 			sc, err := idx.scan(ph.Dir)
 			if err != nil {
 				return 0, 0, err

@@ -120,9 +120,6 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
 	} else {
 		p.Milestone = rm.Milestone
-		if pos.Milestone != nil {
-			p.Milestone = pos.Milestone.Name
-		}
 		p.Problems = append(p.Problems, rm.Problems...)
 		if len(rm.Phases) == 0 {
 			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
@@ -140,7 +137,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 	}
 
-	for _, d := range append(slices.Clip(idx.phases), idx.archived...) {
+	for _, d := range append(slices.Clip(idx.phases()), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
 		if found && len(p.Phases[i].Dirs) > 0 {
 			continue // every directory of that number is already in

@@ -58,8 +58,34 @@ var statusWords = []struct {
 	{"pending", StatusNotStarted},
 }
 
-// statusSpacer turns the separators status texts use into spaces.
-var statusSpacer = strings.NewReplacer("-", " ", "_", " ", "*", "", "\t", " ")
+// normalStatus lower-cases a status text, reads "-", "_" and tabs as spaces, drops emphasis
+// ("*") and squeezes spaces: "In-Progress**" is "in progress". Only the first 40 bytes
+// matter (no status word is longer), so a cell of any length costs no more.
+func normalStatus(t string) string {
+	var buf [40]byte
+	n := 0
+	space := false
+	for i := 0; i < len(t) && n < len(buf); i++ {
+		c := t[i]
+		switch {
+		case c == '*':
+			continue
+		case c == '-' || c == '_' || c == ' ' || c == '\t':
+			space = n > 0
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space && n < len(buf)-1 {
+			buf[n] = ' '
+			n++
+		}
+		space = false
+		buf[n] = c
+		n++
+	}
+	return string(buf[:n])
+}
 
 // ParseStatus normalises a status text from a progress table cell or a
 // "(In Progress)" mark: case, padding, "-" and "_" for spaces, and leading
@@ -82,9 +108,7 @@ func ParseStatus(text string) Status {
 		}
 		return StatusUnknown
 	}
-	t = strings.ToLower(t)
-	t = statusSpacer.Replace(t)
-	t = strings.Join(strings.Fields(t), " ")
+	t = normalStatus(t)
 	for _, w := range statusWords {
 		if hasWordPrefix(t, w.prefix) {
 			return w.status
