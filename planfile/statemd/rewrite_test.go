@@ -29,10 +29,10 @@ func TestRewriteRules(t *testing.T) {
 			v:    Values{Phase: "15", PhaseOf: 17, PlanTotal: 0, Status: "Ready to plan"},
 		},
 		{
-			name: "phase moved to one without plans: a needs-planning wording, never 0 of 0",
-			in:   cp + "Phase: 14 (User-to-User Sharing)\nPlan: 6 of 6\nStatus: Phase complete\nLast activity: 2026-02-21 -- Completed 14-06-PLAN.md\n",
-			v:    Values{Phase: "15", PhaseName: "Link Sharing + Search", Status: "Ready to plan"},
-			want: cp + "Phase: 15 (Link Sharing + Search)\nPlan: Not started (phase needs planning)\nStatus: Ready to plan\nLast activity: 2026-02-21 -- Completed 14-06-PLAN.md\n",
+			name:   "phase moved to one without plans: a needs-planning wording, never 0 of 0",
+			in:     cp + "Phase: 14 (User-to-User Sharing)\nPlan: 6 of 6\nStatus: Phase complete\nLast activity: 2026-02-21 -- Completed 14-06-PLAN.md\n",
+			v:      Values{Phase: "15", PhaseName: "Link Sharing + Search", Status: "Ready to plan"},
+			want:   cp + "Phase: 15 (Link Sharing + Search)\nPlan: Not started (phase needs planning)\nStatus: Ready to plan\nLast activity: 2026-02-21 -- Completed 14-06-PLAN.md\n",
 			fields: []string{"phase", "plan", "status"},
 		},
 		{
