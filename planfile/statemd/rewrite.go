@@ -181,6 +181,7 @@ func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
 func (r *rewriter) fields(v Values) int {
 	d := r.d
 	addField := func(field, text string) {
+		text = d.styled(text)
 		r.add = append(r.add, line{text, d.eol()})
 		r.changes = append(r.changes, Change{Field: field, Line: -1, New: text})
 	}
@@ -261,6 +262,30 @@ func (r *rewriter) fields(v Values) int {
 		pos = i
 	}
 	return pos
+}
+
+// styled gives an added "Name: value" line the label style of the fields already there:
+// "**Plan:** 1 of 6" beside "**Status:** Ready", "- Plan: 1 of 6" in a list.
+func (d *Doc) styled(text string) string {
+	first := -1
+	for _, i := range d.field {
+		if first < 0 || i < first {
+			first = i
+		}
+	}
+	if first < 0 {
+		return text
+	}
+	_, label, _, _ := fieldAt(d.lines[first].text)
+	label = strings.TrimPrefix(label, "\ufeff")
+	name, value, _ := strings.Cut(text, ": ")
+	if strings.Contains(label, "**") {
+		text = "**" + name + ":** " + value
+	}
+	if strings.HasPrefix(label, "- ") {
+		text = "- " + text
+	}
+	return text
 }
 
 // placeholder reports whether a Plan value says there is no plan yet ("N/A (no plans yet ...)",
