@@ -150,6 +150,9 @@ func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
 		}
 		if pos > 0 && lines[pos-1].eol == "" {
 			lines[pos-1].eol = eol
+			if strings.HasSuffix(lines[pos-1].text, "\r") {
+				lines[pos-1].eol = "\r\n" // a stray CR stays part of the text it ends
+			}
 		}
 		switch {
 		case ins == nil: // no section: append one
