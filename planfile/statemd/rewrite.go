@@ -183,8 +183,9 @@ func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
 // those go (-1: in a new section at the end).
 func (r *rewriter) fields(v Values) int {
 	d := r.d
+	pos := d.insertAt()
 	addField := func(field, text string) {
-		text = d.styled(text)
+		text = d.styled(text, pos)
 		r.add = append(r.add, line{text, d.eol()})
 		r.changes = append(r.changes, Change{Field: field, Line: -1, New: text})
 	}
@@ -247,39 +248,26 @@ func (r *rewriter) fields(v Values) int {
 			addField("progress", ProgressText(v))
 		}
 	}
-	// Missing fields go after the last field present (Progress aside: GSD writes it apart),
-	// else after the heading and the blank line under it.
-	pos := -1
-	for f, i := range d.field {
-		if f != "Progress" {
-			pos = max(pos, i+1)
-		}
-	}
-	if pos < 0 && d.heading >= 0 {
-		pos = d.heading + 1
-		if pos < d.end && strings.TrimSpace(r.lines[pos].text) == "" {
-			pos++
-		}
-	}
-	if i, ok := d.field["Progress"]; ok && pos < 0 {
-		pos = i
-	}
 	return pos
 }
 
-// styled gives an added "Name: value" line the label style of the fields already there:
-// "**Plan:** 1 of 6" beside "**Status:** Ready", "- Plan: 1 of 6" in a list.
-func (d *Doc) styled(text string) string {
-	first := -1
+// styled gives a "Name: value" line added at pos the label style of the field it follows (else
+// the first field): "**Plan:** 1 of 6" after "**Status:** Ready", "- Plan: 1 of 6" in a list.
+func (d *Doc) styled(text string, pos int) string {
+	from := -1
 	for _, i := range d.field {
-		if first < 0 || i < first {
-			first = i
+		if i == pos-1 {
+			from = i
+			break
+		}
+		if from < 0 || i < from {
+			from = i
 		}
 	}
-	if first < 0 {
+	if from < 0 {
 		return text
 	}
-	_, label, _, _ := fieldAt(d.lines[first].text)
+	_, label, _, _ := fieldAt(d.lines[from].text)
 	label = strings.TrimPrefix(label, "\ufeff")
 	name, value, _ := strings.Cut(text, ": ")
 	if strings.Contains(label, "**") {
@@ -289,6 +277,28 @@ func (d *Doc) styled(text string) string {
 		text = "- " + text
 	}
 	return text
+}
+
+// insertAt is where missing fields go: after the last field present (Progress aside: GSD
+// writes it apart), else after the heading and the blank line under it; -1 for a new section
+// at the end.
+func (d *Doc) insertAt() int {
+	pos := -1
+	for f, i := range d.field {
+		if f != "Progress" {
+			pos = max(pos, i+1)
+		}
+	}
+	if pos < 0 && d.heading >= 0 {
+		pos = d.heading + 1
+		if pos < d.end && strings.TrimSpace(d.lines[pos].text) == "" {
+			pos++
+		}
+	}
+	if i, ok := d.field["Progress"]; ok && pos < 0 {
+		pos = i
+	}
+	return pos
 }
 
 // placeholder reports whether a Plan value says there is no plan yet ("N/A (no plans yet ...)",
