@@ -208,14 +208,9 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 		if sp, err = e.statePosition(proj); err != nil {
 			return err
 		}
-		var src, out []byte
-		if sp.Exists {
-			if src, err = e.readState(); err != nil {
-				return err
-			}
-			out = rewriteState(src, sp.Position)
-		} else {
-			out = statemd.New(sp.Position.values(true), e.now())
+		src, out, err := e.stateOutput(sp)
+		if err != nil {
+			return err
 		}
 		if sp.Exists && bytes.Equal(src, out) {
 			return nil
@@ -232,6 +227,35 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 		return nil
 	})
 	return sp, changed, err
+}
+
+// stateOutput is STATE.md as it is (nil when missing) and as a write would leave it.
+func (e *Env) stateOutput(sp *StatePosition) (src, out []byte, err error) {
+	if !sp.Exists {
+		return nil, statemd.New(sp.Position.values(true), e.now()), nil
+	}
+	if src, err = e.readState(); err != nil {
+		return nil, nil, err
+	}
+	return src, rewriteState(src, sp.Position), nil
+}
+
+// StateDiff is what WriteState would do, as a unified diff of STATE.md (nil when it already
+// agrees). It writes nothing and takes no lock.
+func (e *Env) StateDiff() (*StatePosition, []byte, error) {
+	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := e.statePosition(proj)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, out, err := e.stateOutput(sp)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp, statemd.Diff(sp.Path, src, out), nil
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
