@@ -1,7 +1,6 @@
 package statemd
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -76,28 +75,28 @@ func (d *Doc) frontmatterKey(key string) (int, string, bool) {
 }
 
 var (
-	completeRe = regexp.MustCompile(`(?i)\bcomplete(d)?\b`)
-	planWordRe = regexp.MustCompile(`(?i)\b(plan|task)s?\b`)
-	parensRe   = regexp.MustCompile(`\([^()]*\)`)
+	completeRe = lazyRegexp(`(?i)\bcomplete(d)?\b`)
+	planWordRe = lazyRegexp(`(?i)\b(plan|task)s?\b`)
+	parensRe   = lazyRegexp(`\([^()]*\)`)
 	// statusCompleteRe: "complete", "✓ Complete", "Phase complete", "Phase 8 Complete — ...".
-	statusCompleteRe = regexp.MustCompile(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
-	pausedRe         = regexp.MustCompile(`(?i)\bpaused\b`)
-	nextPhaseRe      = regexp.MustCompile(`(?i)\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
+	statusCompleteRe = lazyRegexp(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
+	pausedRe         = lazyRegexp(`(?i)\bpaused\b`)
+	nextPhaseRe      = lazyRegexp(`(?i)\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
 )
 
 // phaseSaysComplete reads what follows the phase token of a Phase line ("of 8 (Name) — COMPLETE"):
 // a parenthesised name ("(context complete)") is not a status, nor a plan that is complete.
 func phaseSaysComplete(rest string) bool {
-	rest = parensRe.ReplaceAllString(rest, "")
-	loc := completeRe.FindStringIndex(rest)
-	return loc != nil && !planWordRe.MatchString(rest[:loc[0]])
+	rest = parensRe().ReplaceAllString(rest, "")
+	loc := completeRe().FindStringIndex(rest)
+	return loc != nil && !planWordRe().MatchString(rest[:loc[0]])
 }
 
-func statusSaysComplete(v string) bool { return statusCompleteRe.MatchString(v) }
+func statusSaysComplete(v string) bool { return statusCompleteRe().MatchString(v) }
 
 // paused returns a value's wording from "paused" on, without trailing punctuation.
 func paused(v string) string {
-	loc := pausedRe.FindStringIndex(v)
+	loc := pausedRe().FindStringIndex(v)
 	if loc == nil {
 		return ""
 	}
@@ -129,7 +128,7 @@ func (d *Doc) next() (string, int) {
 			if !ok || !strings.HasPrefix(strings.ToLower(name), "next") {
 				continue
 			}
-			if m := nextPhaseRe.FindStringSubmatch(v); m != nil {
+			if m := nextPhaseRe().FindStringSubmatch(v); m != nil {
 				return m[1], i + 1
 			}
 		}

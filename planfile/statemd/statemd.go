@@ -8,7 +8,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
+
+// lazyRegexp compiles expr on first use: every gsd command links this package, few read
+// STATE.md, and compiling at init would slow every process start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // line is one line of STATE.md with its line ending kept apart.
 type line struct {
@@ -224,12 +231,12 @@ func fieldAt(text string) (field, label, value string, ok bool) {
 
 // phaseTokRe matches the phase a value starts with: "07 of 9", "Phase 12.3.1 — Name",
 // "**E73**", "\"07\"".
-var phaseTokRe = regexp.MustCompile("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)")
+var phaseTokRe = lazyRegexp("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)")
 
 // phaseToken returns the phase token a value starts with and the byte span it occupies; "" when
 // the value does not start with one.
 func phaseToken(v string) (tok string, start, end int) {
-	m := phaseTokRe.FindStringSubmatchIndex(v)
+	m := phaseTokRe().FindStringSubmatchIndex(v)
 	if m == nil {
 		return "", 0, 0
 	}
@@ -318,11 +325,11 @@ func aOfB(v string) (a, b, end int, ok bool) {
 	return a, b, end, b >= 0
 }
 
-var percentRe = regexp.MustCompile(`(?:^|[^0-9])([0-9]{1,3})%`)
+var percentRe = lazyRegexp(`(?:^|[^0-9])([0-9]{1,3})%`)
 
 // percentSpan finds the first "NN%" of a Progress value: the number and its byte span.
 func percentSpan(v string) (n, start, end int, ok bool) {
-	m := percentRe.FindStringSubmatchIndex(v)
+	m := percentRe().FindStringSubmatchIndex(v)
 	if m == nil {
 		return 0, 0, 0, false
 	}
