@@ -81,7 +81,9 @@ var (
 	// statusCompleteRe: "complete", "✓ Complete", "Phase complete", "Phase 8 Complete — ...".
 	statusCompleteRe = lazyRegexp(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
 	pausedRe         = lazyRegexp(`(?i)\bpaused\b`)
-	nextPhaseRe      = lazyRegexp(`(?i)\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
+	// nextPhaseRe: "/gsd:plan-phase 15", "`/gsd-execute-phase 05-name`", or a value starting
+	// "Phase 15".
+	nextPhaseRe = lazyRegexp(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
 )
 
 // phaseSaysComplete reads what follows the phase token of a Phase line ("of 8 (Name) — COMPLETE"):

@@ -54,6 +54,16 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Next: "05", NextLine: 14, Percent: -1},
 		},
 		{
+			name: "a bold Next naming the phase itself",
+			in:   "## Current Position\n\nPhase: 14 of 17 — COMPLETE\n**Next:** Phase 15 — Link Sharing (needs planning)\n",
+			want: Declared{Phase: "14", PhaseLine: 3, PhaseOf: 17, Complete: true, Next: "15", NextLine: 4, Percent: -1},
+		},
+		{
+			name: "a Next line naming no phase is not one",
+			in:   "## Session Continuity\n\nResume command: done. Next: Generate demo.gif\nNext: Tag the release\n",
+			want: Declared{Percent: -1},
+		},
+		{
 			name: "a status naming a completed plan is not a complete phase",
 			in:   "## Current Position\n\nPhase: 3 of 5 (Import) — plan 2 complete\nStatus: Plan 2 complete, plan 3 next\n",
 			want: Declared{Phase: "3", PhaseLine: 3, PhaseOf: 5, Percent: -1},
