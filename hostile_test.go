@@ -23,7 +23,7 @@ import (
 	"github.com/gsd-tools/gsd/planfile"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/hostile.golden")
+var update = flag.Bool("update", false, "rewrite testdata/hostile.golden and the expected files of testdata/script/*.txtar")
 
 const (
 	hostilePlan    = ".planning/phases/01-x/01-01-PLAN.md"

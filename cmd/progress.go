@@ -15,13 +15,17 @@ import (
 )
 
 func (a *app) newProgressCmd() *cobra.Command {
-	var check bool
+	var check, explain, all bool
 	c := &cobra.Command{
 		Use:   "progress",
 		Short: "Project-wide progress from ROADMAP.md and the disk; --check for CI",
-		Long: `Progress reads ROADMAP.md, every phase directory and every user's session, and reports the
-milestone, overall progress, one line per phase, the current phase and its active plan, each
-session, and every problem found (file:line: severity: message).
+		Long: `Progress reads ROADMAP.md, STATE.md, every phase directory and every user's session, and
+reports the current milestone, its progress (counted as GSD counts it), one line per phase, the
+current phase and its active plan, each session, and every problem found
+(file:line: severity: message). --all shows every milestone's phases.
+
+With --explain, it also prints the evidence the position rests on, one file:line each: the
+milestone, the phase and the plan, and which rule of the position model chose them.
 
 With --check, exit status is 1 when any problem is an error, 0 otherwise. When GITHUB_ACTIONS is
 true, problems are also emitted as workflow annotations and a summary table is appended to
@@ -41,11 +45,14 @@ $GITHUB_STEP_SUMMARY.`,
 			}
 			switch {
 			case a.json:
-				err = a.printJSON(progressJSON(r))
+				err = a.printJSON(progressJSON(r, all))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
-				a.printProgress(a.stdout, r, a.now())
+				a.printProgress(a.stdout, r, all)
+				if explain {
+					printEvidence(a.stdout, r.Position)
+				}
 			}
 			if err != nil {
 				return err
@@ -71,6 +78,8 @@ $GITHUB_STEP_SUMMARY.`,
 		},
 	}
 	c.Flags().BoolVar(&check, "check", false, "print only the problems; exit 1 when any is an error (for CI)")
+	c.Flags().BoolVar(&explain, "explain", false, "also print the evidence for the position (file:line each)")
+	c.Flags().BoolVar(&all, "all", false, "list the phases of every milestone, not only the current one")
 	return c
 }
 
@@ -87,6 +96,7 @@ type progressPhaseJSON struct {
 	RoadmapStatus roadmap.Status     `json:"roadmapStatus"`
 	Status        roadmap.Status     `json:"status"`
 	Current       bool               `json:"current"`
+	InMilestone   bool               `json:"inMilestone"`
 	PlansDone     int                `json:"plansDone"`
 	PlansTotal    int                `json:"plansTotal"`
 	Plans         []progressPlanJSON `json:"plans"`
@@ -95,10 +105,18 @@ type progressPhaseJSON struct {
 type progressReportJSON struct {
 	SchemaVersion int                    `json:"schemaVersion"`
 	PlanningDir   string                 `json:"planningDir"`
+	Scope         string                 `json:"scope"`
 	Milestone     *string                `json:"milestone"`
 	CurrentPhase  *string                `json:"currentPhase"`
 	ActivePlan    *string                `json:"activePlan"`
+	NeedsPlanning bool                   `json:"needsPlanning"`
+	Trackable     *bool                  `json:"trackable"`
+	Rule          roadmap.Rule           `json:"rule"`
+	Evidence      []roadmap.Evidence     `json:"evidence"`
+	PlanFiles     int                    `json:"planFiles"`
+	PlansDone     int                    `json:"plansDone"`
 	Progress      roadmap.Progress       `json:"progress"`
+	AllProgress   roadmap.Progress       `json:"allProgress"`
 	Quick         map[string]int         `json:"quick"`
 	Phases        []progressPhaseJSON    `json:"phases"`
 	Sessions      []hydrate.UserSession  `json:"sessions"`
@@ -106,12 +124,21 @@ type progressReportJSON struct {
 	Problems      []roadmap.Problem      `json:"problems"`
 }
 
-func progressJSON(r *hydrate.ProgressReport) progressReportJSON {
+func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
+	pos := r.Position
 	out := progressReportJSON{
 		SchemaVersion: SchemaVersion,
 		PlanningDir:   r.PlanningDir,
+		Scope:         pos.Scope,
 		Milestone:     optString(r.Milestone),
+		NeedsPlanning: pos.NeedsPlanning,
+		Trackable:     r.Trackable,
+		Rule:          pos.Rule,
+		Evidence:      nonNil(pos.Evidence),
+		PlanFiles:     r.PlanFiles,
+		PlansDone:     r.PlansDone,
 		Progress:      r.Progress,
+		AllProgress:   r.AllProgress,
 		Phases:        []progressPhaseJSON{},
 		Sessions:      nonNil(r.Sessions),
 		State:         r.State,
@@ -132,14 +159,17 @@ func progressJSON(r *hydrate.ProgressReport) progressReportJSON {
 	out.Quick = map[string]int{"done": done, "total": len(r.Quick)}
 	for i := range r.Phases {
 		ph := &r.Phases[i]
+		if !all && !ph.InMilestone {
+			continue
+		}
 		pj := progressPhaseJSON{
 			Number: ph.Num, Name: ph.Name, Dir: optString(ph.Dir),
-			RoadmapStatus: ph.RoadmapStatus, Status: ph.Status, Current: i == r.Current,
+			RoadmapStatus: ph.RoadmapStatus, Status: ph.Status, Current: i == r.Current, InMilestone: ph.InMilestone,
 			Plans: []progressPlanJSON{},
 		}
 		pj.PlansDone, pj.PlansTotal = ph.Counted()
 		for _, pl := range ph.Plans {
-			pj.Plans = append(pj.Plans, progressPlanJSON{ID: pl.ID, Path: pl.Path, Done: ph.PlanDone(pl)})
+			pj.Plans = append(pj.Plans, progressPlanJSON{ID: pl.ID, Path: pl.Path, Done: pl.Done()})
 		}
 		out.Phases = append(out.Phases, pj)
 	}
@@ -149,7 +179,7 @@ func progressJSON(r *hydrate.ProgressReport) progressReportJSON {
 // progressWidth is the terminal width the report is laid out for.
 const progressWidth = 80
 
-func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, now time.Time) {
+func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	p := r.Progress
 	if r.Milestone != "" {
 		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
@@ -169,8 +199,13 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, now time.Tim
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
 	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
 	fmt.Fprintf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
+	hidden := 0
 	for i := range r.Phases {
 		ph := &r.Phases[i]
+		if !all && !ph.InMilestone {
+			hidden++
+			continue
+		}
 		mark := " "
 		if i == r.Current {
 			mark = a.paint("cyan", ">")
@@ -182,16 +217,22 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, now time.Tim
 		}
 		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
+	if hidden > 0 {
+		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", plural(hidden, "phase"))
+	}
 	fmt.Fprintln(w)
 	if cur := r.CurrentPhase(); cur != nil {
 		a.field(w, "Current", clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
-		if r.Active != nil {
+		switch {
+		case r.Active == nil:
+			a.field(w, "Active", "none: "+hydrate.NoActivePlan(r.Position))
+		case r.Trackable != nil && !*r.Trackable:
+			a.field(w, "Active", r.Active.Path+" (no <task> elements: not trackable)")
+		default:
 			a.field(w, "Active", r.Active.Path)
-		} else {
-			a.field(w, "Active", "none: every plan of the phase has a SUMMARY, or it has no plans yet")
 		}
 	} else {
-		a.field(w, "Current", "none: no phase has a plan without a SUMMARY")
+		a.field(w, "Current", hydrate.NoActivePlan(r.Position))
 	}
 	if st := r.State; st != nil {
 		switch {
@@ -222,6 +263,14 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, now time.Tim
 	if len(r.Problems) > 0 {
 		fmt.Fprintln(w, "\nProblems:")
 		a.printProblems(w, r.Problems)
+	}
+}
+
+// printEvidence prints what the position rests on, one "file:line: decision: says" each.
+func printEvidence(w io.Writer, pos *roadmap.Position) {
+	fmt.Fprintf(w, "\nWhy (rule %s):\n", pos.Rule)
+	for _, e := range pos.Evidence {
+		fmt.Fprintln(w, "  "+e.String())
 	}
 }
 

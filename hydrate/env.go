@@ -56,7 +56,22 @@ type Env struct {
 	// plans memoises phase directory listings for one command: staleness, the next plan and the
 	// STATE.md check all look at the session's phase. withLock clears it.
 	plans       map[string][]roadmap.Plan
+	pos         *roadmap.Position
 	lockTimeout time.Duration
+}
+
+// Position is where the project stands (roadmap.Locate), worked out once per command; taking
+// the lock forgets it.
+func (e *Env) Position() (*roadmap.Position, error) {
+	if e.pos != nil {
+		return e.pos, nil
+	}
+	pos, err := roadmap.Locate(e.FS, e.PlanningDir)
+	if err != nil {
+		return nil, err
+	}
+	e.pos = pos
+	return pos, nil
 }
 
 // Open finds the project root from cfg.Dir upward, resolves the user and where to lock.

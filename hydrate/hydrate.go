@@ -73,23 +73,21 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		plan := opts.Plan
 		if plan == "" {
-			cur, err := roadmap.FindCurrent(e.FS, e.PlanningDir)
+			pos, err := e.Position()
 			if err != nil {
 				return err
 			}
-			if cur == nil || cur.Active == nil {
+			if pos.Phase != nil {
+				res.Phase = pos.Phase.Num.String()
+			}
+			if pos.Active == nil {
 				if s.State == StateNoSession {
 					s.State = StateNoPlan
 				}
-				res.Note = "no active plan: no phase has a plan without a SUMMARY"
-				if cur != nil {
-					res.Phase = cur.Phase.Num.String()
-					res.Note = fmt.Sprintf("no active plan: every plan of phase %s has a SUMMARY", res.Phase)
-				}
+				res.Note = NoActivePlan(pos)
 				return nil
 			}
-			res.Phase = cur.Phase.Num.String()
-			plan = cur.Active.Path
+			plan = pos.Active.Path
 		}
 		err = e.startInto(res, plan)
 		var untrackable *UntrackableError
@@ -109,6 +107,18 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		return nil
 	})
 	return res, err
+}
+
+// NoActivePlan says why the position has no active plan: the current phase needs planning, or
+// the milestone is finished.
+func NoActivePlan(pos *roadmap.Position) string {
+	if pos.Phase != nil && pos.NeedsPlanning {
+		return fmt.Sprintf("phase %s needs planning: it has no plan file yet (/gsd:plan-phase %s)", pos.Phase.Num, pos.Phase.Num)
+	}
+	if pos.Milestone != nil {
+		return fmt.Sprintf("no current phase: every phase of %s is finished", pos.Milestone.Name)
+	}
+	return "no current phase: every phase is finished"
 }
 
 // startInto bootstraps from plan over the session in res, then reports the fresh session, keeping
@@ -160,15 +170,15 @@ func (e *Env) Start(plan string) (*Result, error) {
 		}
 		res = &Result{Session: s, Found: s.State}
 		if plan == "" {
-			cur, err := roadmap.FindCurrent(e.FS, e.PlanningDir)
+			pos, err := e.Position()
 			if err != nil {
 				return err
 			}
-			if cur == nil || cur.Active == nil {
-				return errors.New("no active plan to start from (every plan has a SUMMARY); name one: gsd start PLAN")
+			if pos.Active == nil {
+				return fmt.Errorf("no active plan to start from (%s); name one: gsd start PLAN", NoActivePlan(pos))
 			}
-			res.Phase = cur.Phase.Num.String()
-			plan = cur.Active.Path
+			res.Phase = pos.Phase.Num.String()
+			plan = pos.Active.Path
 		}
 		return e.startInto(res, plan)
 	})

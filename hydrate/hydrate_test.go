@@ -121,7 +121,7 @@ func TestStalenessListsEveryReason(t *testing.T) {
 	}
 	want := []string{
 		"plan already completed (.planning/phases/01-one/01-01-SUMMARY.md exists)",
-		"phase has advanced (session is in phase 1, ROADMAP has 3 in progress)",
+		"phase has advanced (session is in phase 1, the current phase is 3)",
 		"task count differs (session has 2, plan has 1)",
 	}
 	if s.State != StateStale || !slices.Equal(s.StaleReasons, want) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -35,8 +36,11 @@ type UserSession struct {
 // problems of both (the model's plus the sessions' and STATE.md's).
 type ProgressReport struct {
 	*roadmap.Project
-	Sessions []UserSession
-	State    *StatePosition // what STATE.md says against the derived position; nil without STATE.md
+	Sessions  []UserSession
+	State     *StatePosition // what STATE.md says against the derived position; nil without STATE.md
+	Trackable *bool          // whether the active plan has <task> elements gsd can track; nil without one
+	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
+	PlansDone int            // of those, the ones with their SUMMARY
 }
 
 // Errors counts the problems of severity error.
@@ -50,6 +54,16 @@ func (r *ProgressReport) Errors() int {
 	return n
 }
 
+// Trackable reports whether plan has <task> elements gsd can track (a Markdown-only plan with
+// "### Task" headings has none: it can be the active plan, but no session can follow it).
+func (e *Env) Trackable(plan string) (bool, error) {
+	src, err := e.readFile(plan)
+	if err != nil {
+		return false, err
+	}
+	return len(planfile.Scan(src).Tasks) > 0, nil
+}
+
 // Progress loads the whole project and every session under .planning/sessions. It writes
 // nothing and reads every phase directory, so it is for people and CI, not for every agent turn.
 func (e *Env) Progress() (*ProgressReport, error) {
@@ -58,6 +72,16 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		return nil, err
 	}
 	r := &ProgressReport{Project: proj}
+	if r.PlanFiles, r.PlansDone, err = proj.CountPlanFiles(e.FS); err != nil {
+		return nil, err
+	}
+	if proj.Active != nil {
+		ok, err := e.Trackable(proj.Active.Path)
+		if err != nil {
+			return nil, err
+		}
+		r.Trackable = &ok
+	}
 	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -165,28 +164,16 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 			}
 		}
 	}
-	// Phase advanced: compared as numbers, against every phase ROADMAP marks in progress.
+	// Phase advanced: the plan's phase is not the current phase of the position model.
 	if num, ok := roadmap.PhaseOf(planPath); ok {
-		// Every agent turn checks this: scan ROADMAP.md only for the in-progress marks instead
-		// of parsing it whole (a long-running project's roadmap has hundreds of rows).
-		src, err := e.readFile(path.Join(e.PlanningDir, "ROADMAP.md"))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		pos, err := e.Position()
+		switch {
+		case err != nil:
 			// Too large, a directory, a symlink out of the project: say so rather than pass
 			// the phase check in silence.
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
-		}
-		if err == nil {
-			if cur := roadmap.InProgressPhases(src); len(cur) > 0 {
-				found := false
-				for _, c := range cur {
-					if c.Compare(num) == 0 {
-						found = true
-					}
-				}
-				if !found {
-					why = append(why, fmt.Sprintf("phase has advanced (session is in phase %s, ROADMAP has %s in progress)", num, joinNums(cur)))
-				}
-			}
+		case pos.Phase != nil && !pos.Phase.Num.Equal(num):
+			why = append(why, fmt.Sprintf("phase has advanced (session is in phase %s, the current phase is %s)", num, pos.Phase.Num))
 		}
 	}
 	// The plan was edited: task count and names.

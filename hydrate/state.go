@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -77,10 +76,9 @@ type StatePosition struct {
 	Differences []Difference `json:"differences"`
 }
 
-// DerivePosition works out the position from a loaded project. The phase is the current one;
-// when there is none (every phase with plans is done), the first phase that neither the roadmap
-// nor the disk calls complete or deferred, which is the next to plan; when every phase is done,
-// the last.
+// DerivePosition works out the position STATE.md records from a loaded project: the current
+// phase of the position model (roadmap.Locate's decision) with the current milestone's counts,
+// as GSD scopes them. When the milestone is finished, its last phase, complete.
 func DerivePosition(proj *roadmap.Project) Position {
 	pos := Position{
 		Percent:     proj.Progress.Percent,
@@ -89,60 +87,59 @@ func DerivePosition(proj *roadmap.Project) Position {
 		PlansDone:   proj.Progress.PlansComplete,
 		PlansTotal:  proj.Progress.PlansTotal,
 	}
-	for _, ph := range proj.Phases {
-		// The last whole-numbered phase: "Phase: 10 of 10" with 3.1 and 6.1 inserted, as GSD writes it.
-		if n, err := strconv.Atoi(ph.Num.String()); err == nil {
-			pos.PhaseOf = max(pos.PhaseOf, n)
-		}
+	if proj.Position != nil {
+		pos.PhaseOf = proj.Position.PhaseOf()
 	}
 	ph := proj.CurrentPhase()
-	if ph == nil {
+	allDone := false
+	if ph == nil && proj.Position != nil && len(proj.Position.Phases) > 0 {
+		last := proj.Position.Phases[len(proj.Position.Phases)-1].Num
 		for i := range proj.Phases {
-			ph2 := &proj.Phases[i]
-			if open(ph2.Status) && open(ph2.RoadmapStatus) {
-				ph = ph2
-				break
+			if proj.Phases[i].Num.Equal(last) {
+				ph, allDone = &proj.Phases[i], true
 			}
 		}
-	}
-	allDone := false
-	if ph == nil && len(proj.Phases) > 0 {
-		ph, allDone = &proj.Phases[len(proj.Phases)-1], true
 	}
 	if ph == nil {
 		pos.Status = "Ready to plan"
 		return pos
 	}
-	pos.Phase, pos.PhaseName = ph.Num.String(), ph.Name
-	pos.PlanDone, pos.PlanTotal = ph.Counted()
-	pos.PlanNumber = pos.PlanTotal
-	k := 0
-	for _, pl := range ph.Plans {
-		if pl.Fix() {
-			continue
-		}
-		k++
-		if !ph.PlanDone(pl) {
-			pos.PlanNumber = k
-			break
-		}
-	}
-	if proj.Active != nil && proj.CurrentPhase() == ph {
-		pos.ActivePlan = proj.Active.Path
-	}
+	phasePosition(&pos, &ph.Phase, proj.Active)
 	switch {
 	case allDone:
 		pos.Status = "Complete"
 	case len(ph.Plans) == 0:
 		pos.Status = "Ready to plan"
-	case ph.Status == roadmap.StatusComplete:
-		pos.Status = "Phase complete"
 	case pos.PlanDone == 0 && ph.Status != roadmap.StatusInProgress:
 		pos.Status = "Ready to execute"
 	default:
 		pos.Status = "In progress"
 	}
 	return pos
+}
+
+// phasePosition fills in the phase and plan fields of pos from phase ph and its active plan.
+func phasePosition(pos *Position, ph *roadmap.Phase, active *roadmap.Plan) {
+	pos.Phase, pos.PhaseName = ph.Num.String(), ph.Name
+	k := 0
+	for _, pl := range ph.Plans {
+		if pl.Fix() {
+			continue
+		}
+		k++
+		pos.PlanTotal++
+		if pl.Done() {
+			pos.PlanDone++
+		} else if pos.PlanNumber == 0 {
+			pos.PlanNumber = k
+		}
+	}
+	if pos.PlanNumber == 0 {
+		pos.PlanNumber = pos.PlanTotal
+	}
+	if active != nil {
+		pos.ActivePlan = active.Path
+	}
 }
 
 // readState reads STATE.md, refusing a binary file: rewriting one would destroy it.
@@ -328,35 +325,6 @@ func rewriteState(src []byte, pos Position) []byte {
 	return out
 }
 
-// cheapCurrent finds the current phase and its active plan for the STATE.md check without
-// listing every phase: a valid session's plan is in the current phase (staleness checks that its
-// phase is the one ROADMAP.md marks in progress), so only its directory is listed. Without a
-// valid session, FindCurrent decides.
-func (e *Env) cheapCurrent(res *Result) (*roadmap.Phase, *roadmap.Plan, error) {
-	if res.Session != nil && (res.State == StateResume || res.State == StateAllComplete) {
-		if plan, err := cleanRel(res.Plan); err == nil {
-			if num, ok := roadmap.PhaseOf(plan); ok {
-				plans, err := e.phasePlans(plan)
-				if err != nil {
-					return nil, nil, nil // reported by the session's own checks
-				}
-				ph := &roadmap.Phase{Num: num, Dir: roadmap.PhaseDirOf(plan), Plans: plans}
-				for _, pl := range plans {
-					if !pl.Done() {
-						return ph, &pl, nil
-					}
-				}
-				return ph, nil, nil
-			}
-		}
-	}
-	cur, err := roadmap.FindCurrent(e.FS, e.PlanningDir)
-	if err != nil || cur == nil {
-		return nil, nil, err
-	}
-	return &cur.Phase, cur.Active, nil
-}
-
 // syncState compares STATE.md with the current phase, cheaply: only ROADMAP.md and the current
 // phase's directory are read (the Phase and Plan lines are checked, not the project-wide
 // Progress, which would need every phase). With write, an out-of-date or missing STATE.md is
@@ -371,14 +339,21 @@ func (e *Env) syncState(res *Result, write bool) error {
 		return nil // an unreadable STATE.md must not stop hydrate; gsd state reports it
 	}
 	if !missing {
-		ph, active, err := e.cheapCurrent(res)
-		if err != nil || ph == nil {
-			return err
+		// The position model's phase, cheaply: only the current phase's directory is listed
+		// (the project-wide Progress, which needs every phase, is not compared).
+		p, err := e.Position()
+		if err != nil {
+			if write {
+				return err
+			}
+			return nil // gsd state and gsd progress report it
 		}
-		proj := &roadmap.Project{Phases: []roadmap.PhaseInfo{{Phase: *ph}}, Current: 0, Active: active}
-		pos := DerivePosition(proj)
-		pos.PhaseOf = 0 // not known without every phase; not compared
-		res.StateDrift = compareState(src, pos, false)
+		if p.Phase != nil {
+			var pos Position
+			phasePosition(&pos, p.Phase, p.Active)
+			pos.PhaseOf = p.PhaseOf()
+			res.StateDrift = compareState(src, pos, false)
+		}
 	}
 	if !write || !missing && len(res.StateDrift) == 0 {
 		return nil

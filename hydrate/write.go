@@ -31,7 +31,7 @@ func (e *Env) withLock(fn func() error) error {
 		return err
 	}
 	defer l.Unlock()
-	e.plans = nil // judge again from the disk as it is now that we hold the lock
+	e.plans, e.pos = nil, nil // judge again from the disk as it is now that we hold the lock
 	return fn()
 }
 

@@ -22,15 +22,24 @@ const sniffLen = 8000
 // Errors for files that are not text this package can read. They are wrapped
 // with the file's path.
 var (
-	ErrTooLarge = fmt.Errorf("file is larger than %d MiB", MaxFileSize>>20)
+	ErrTooLarge = fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)
 	ErrBinary   = errors.New("file is binary (contains NUL bytes)")
 )
 
 // readText reads a small text file through fsys, refusing files over
 // MaxFileSize and files with NUL bytes near the start.
 func readText(fsys fs.FS, name string) ([]byte, error) {
+	// Opening a FIFO would block until someone writes to it, and a device can be endless: only
+	// regular files are opened.
+	if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", name, fi.Mode().Type())
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
+			// os.Root refused a symlink that leads out of the project.
+			return nil, fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", name)
+		}
 		return nil, err
 	}
 	defer f.Close()
@@ -127,9 +136,15 @@ type Phase struct {
 // "CK-01-setup"), in numeric order. Plans are not scanned. A missing phases
 // directory gives no phases and no error.
 func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
-	dir := path.Join(planningDir, "phases")
-	ents, err := fs.ReadDir(fsys, dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	return phaseDirsIn(fsys, path.Join(planningDir, "phases"))
+}
+
+// phaseDirsIn lists the phase directories in dir, in numeric order. A listing gives names only
+// (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
+// scanned.
+func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
+	ents, err := listDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
 	if err != nil {
@@ -137,17 +152,67 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 	}
 	var out []Phase
 	for _, e := range ents {
-		if !e.IsDir() {
+		if e.known && !e.dir {
 			continue
 		}
-		n, slug, ok := phaseDirName(e.Name())
+		n, slug, ok := phaseDirName(e.name)
 		if !ok {
 			continue
 		}
-		out = append(out, Phase{Num: n, Name: slug, Dir: path.Join(dir, e.Name())})
+		out = append(out, Phase{Num: n, Name: slug, Dir: path.Join(dir, e.name)})
 	}
-	// ReadDir sorts by name; a stable sort keeps "03-a" before "3-b".
+	// The listing is sorted by name; a stable sort keeps "03-a" before "3-b".
 	slices.SortStableFunc(out, func(a, b Phase) int { return a.Num.Compare(b.Num) })
+	return out, nil
+}
+
+// errNotDir is listDir's error for a path that is not a directory.
+var errNotDir = errors.New("not a directory")
+
+// dirEntry is a name in a directory and, when the listing says, whether it is a directory.
+type dirEntry struct {
+	name       string
+	dir, known bool
+}
+
+// listDir lists dir's names, sorted. Through an os.Root, fs.ReadDir lstats every entry (a
+// Root cannot load file information lazily), which on a large project is most of gsd's system
+// calls; the names alone say what gsd needs, since plans and phases are told apart by name. Other
+// file systems give their entries' types as well.
+func listDir(fsys fs.FS, dir string) ([]dirEntry, error) {
+	f, err := fsys.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if rd, ok := f.(interface{ Readdirnames(int) ([]string, error) }); ok {
+		names, err := rd.Readdirnames(-1)
+		if err != nil {
+			if fi, serr := f.Stat(); serr == nil && !fi.IsDir() {
+				return nil, fmt.Errorf("%s: %w", dir, errNotDir)
+			}
+			return nil, err
+		}
+		slices.Sort(names)
+		out := make([]dirEntry, len(names))
+		for i, n := range names {
+			out[i] = dirEntry{name: n}
+		}
+		return out, nil
+	}
+	rd, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", dir, errNotDir)
+	}
+	ents, err := rd.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	out := make([]dirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = dirEntry{name: e.Name(), dir: e.IsDir(), known: true}
+	}
 	return out, nil
 }
 

@@ -10,10 +10,11 @@ import (
 
 // Roadmap is what ROADMAP.md says about the project's phases.
 type Roadmap struct {
-	Path      string    // the file it was parsed from, relative to the project root
-	Phases    []Entry   // one per phase number, in numeric order
-	Milestone string    // the milestone in progress, or the roadmap's title; "" if neither
-	Problems  []Problem // rows and lines it could not make sense of
+	Path       string      // the file it was parsed from, relative to the project root
+	Phases     []Entry     // one per phase number, in numeric order
+	Milestone  string      // the milestone in progress, or the roadmap's title; "" if neither
+	Milestones []Milestone // every milestone it names, in the order it names them
+	Problems   []Problem   // rows and lines it could not make sense of
 }
 
 // Entry is one phase as the roadmap describes it, merged from its checklist
@@ -33,6 +34,9 @@ type Entry struct {
 
 	Collapsed bool // every mention is inside a collapsed <details> block (a shipped milestone)
 	Inserted  bool // marked "(INSERTED)" or with status Inserted
+
+	Order     int // the roadmap's listed order: 0 for the phase it names first
+	Milestone int // index into Roadmap.Milestones of the milestone it belongs to; -1 for none
 }
 
 // Lookup returns the roadmap's entry for phase n, compared as numbers.
@@ -77,6 +81,10 @@ type facts struct {
 
 	tableLine             int
 	plansDone, plansTotal int
+
+	order          int
+	milestone      int    // the milestone whose section or <details> block first named it, -1
+	tableMilestone string // the progress table's Milestone cell
 }
 
 const (
@@ -99,13 +107,17 @@ const (
 func ParseRoadmap(path string, src []byte) *Roadmap {
 	byNum := map[string]*facts{}
 	var order []*facts
+	ms := newMilestones()
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
 		k := n.String()
 		f := byNum[k]
 		if f == nil {
-			f = &facts{num: n, line: line, collapsed: collapsed}
+			f = &facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1}
 			byNum[k] = f
 			order = append(order, f)
+		}
+		if f.milestone < 0 {
+			f.milestone = ms.owner()
 		}
 		f.collapsed = f.collapsed && collapsed
 		return f
@@ -122,6 +134,9 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 		}
 		if milestone == "" && !l.collapsed {
 			milestone = milestoneName(l.text)
+		}
+		if ms.observe(l) {
+			continue
 		}
 		if boxChar, rest, ok := matchChecklist(l.text); ok {
 			n, name, marks, ok := phaseRef(rest)
@@ -162,12 +177,57 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 	if r.Milestone == "" {
 		r.Milestone = title
 	}
+	r.Milestones = ms.finish()
 	r.Phases = make([]Entry, 0, len(order))
 	for _, f := range order {
-		r.Phases = append(r.Phases, f.entry())
+		e := f.entry()
+		e.Milestone = r.milestoneOf(f)
+		if e.Milestone >= 0 {
+			r.Milestones[e.Milestone].Phases = append(r.Milestones[e.Milestone].Phases, e.Num)
+		}
+		r.Phases = append(r.Phases, e)
 	}
 	slices.SortStableFunc(r.Phases, func(a, b Entry) int { return a.Num.Compare(b.Num) })
 	return r
+}
+
+// milestoneOf decides which milestone a phase belongs to: the one whose section or <details>
+// block first named it; else the one whose range holds it; else the one its progress table row
+// names; -1 when none does.
+func (r *Roadmap) milestoneOf(f *facts) int {
+	if f.milestone >= 0 {
+		return f.milestone
+	}
+	for i := range r.Milestones {
+		if r.Milestones[i].Contains(f.num) {
+			return i
+		}
+	}
+	if c := strings.ToLower(strings.Trim(f.tableMilestone, " *_`")); c != "" {
+		for i := range r.Milestones {
+			if k := r.Milestones[i].key; k != "" && (k == c || strings.HasPrefix(c, k+" ") || strings.Contains(k, c)) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// Listed returns the phases of milestone i (every phase when i < 0) in the roadmap's listed
+// order, which is the order of execution GSD users write them in; it can differ from numeric
+// order.
+func (r *Roadmap) Listed(i int) []Entry {
+	if r == nil {
+		return nil
+	}
+	var out []Entry
+	for _, e := range r.Phases {
+		if i < 0 || e.Milestone == i {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int { return cmpInt(a.Order, b.Order) })
+	return out
 }
 
 // mention records a checklist line or heading naming the phase: its name (ranked by where it
@@ -198,7 +258,7 @@ func (f *facts) entry() Entry {
 		st = StatusComplete
 	}
 	return Entry{
-		Num: f.num, Name: f.name, Status: st, Line: f.line,
+		Num: f.num, Name: f.name, Status: st, Line: f.line, Order: f.order,
 		TableLine: f.tableLine, PlansDone: f.plansDone, PlansTotal: f.plansTotal,
 		Collapsed: f.collapsed, Inserted: f.inserted || st == StatusInserted,
 	}
@@ -362,6 +422,13 @@ func splitRow(line string) []string {
 func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
 	header := splitRow(lines[i].text)
 	phaseCol, statusCol, plansCol := tableColumns(header)
+	msCol := -1
+	for c, h := range header {
+		if strings.HasPrefix(strings.ToLower(strings.Trim(h, " *_`")), "milestone") {
+			msCol = c
+			break
+		}
+	}
 	problem := func(line int, format string, args ...any) {
 		r.Problems = append(r.Problems, Problem{Severity: SeverityWarning, File: r.Path, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
@@ -380,6 +447,9 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 			continue
 		}
 		n, name, ok := phaseCell(cells[phaseCol])
+		if !ok && isRangeCell(cells[phaseCol]) {
+			continue // "1-8 | v1.0 | Complete": a shipped milestone's row, not a phase
+		}
 		if !ok {
 			if strings.Trim(strings.Join(cells, ""), " -—–:") != "" {
 				problem(l.num, "progress table row: cannot read phase %q; row ignored", cells[phaseCol])
@@ -408,6 +478,9 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
 		}
 		f := get(n, l.num, l.collapsed)
+		if msCol >= 0 && msCol < len(cells) && f.tableMilestone == "" {
+			f.tableMilestone = cells[msCol]
+		}
 		f.setName(name, nameFromTable)
 		if f.table == StatusUnknown {
 			f.table = st
@@ -417,6 +490,12 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 		}
 	}
 	return j - 1
+}
+
+// isRangeCell reports whether a phase cell holds a range of phases ("1-8", "Phases 11–17").
+func isRangeCell(cell string) bool {
+	first, last := phaseRange("phases " + strings.ToLower(strings.TrimPrefix(strings.ToLower(strings.Trim(cell, " \t*_`")), "phases ")))
+	return !first.IsZero() && !last.IsZero()
 }
 
 // rowStatus reads a progress table row's status. A row with a missing or

@@ -230,3 +230,23 @@ func TestParseRoadmapEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRoadmap1000 parses a 1,000-phase roadmap, as every gsd command on such a project does.
+func BenchmarkRoadmap1000(b *testing.B) {
+	var rm strings.Builder
+	rm.WriteString("# Roadmap\n\n" + progressHeader)
+	for p := 1; p <= 1000; p++ {
+		st := "Complete"
+		if p == 1000 {
+			st = "In progress"
+		}
+		fmt.Fprintf(&rm, "| %d. Phase %d | 5/5 | %s | - |\n", p, p, st)
+	}
+	src := []byte(rm.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(ParseRoadmap("ROADMAP.md", src).Phases) != 1000 {
+			b.Fatal("want 1000 phases")
+		}
+	}
+}

@@ -6,14 +6,15 @@ import (
 	"strings"
 )
 
-// PhaseNum is a phase number such as 3, 3.1, 12.3.1 or 16C.
+// PhaseNum is a phase number such as 3, 3.1, 12.3.1, 16C or E73.
 //
 // Numbers compare segment by segment as integers, so "03" equals "3", "099"
 // equals "99", and 3 < 3.1 < 3.2 < 3.10 < 4. The zero value means "no phase"
 // and sorts before every real phase.
 type PhaseNum struct {
 	segs   []int
-	suffix byte // an upper-case letter, or 0
+	prefix string // upper-case letters written before the digits ("E" of E73), or ""
+	suffix byte   // an upper-case letter, or 0
 	raw    string
 }
 
@@ -38,15 +39,21 @@ func ParsePhaseNum(s string) (PhaseNum, bool) {
 // "01foundation" and "2x3" are rejected rather than misread.
 func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	i := 0
-	// A project code: letters and a dash right before the first digit (CK-01).
+	// A project code: letters and a dash right before the first digit (CK-01), dropped; or a
+	// series prefix of up to three upper-case letters written against the digits (E73, D40),
+	// kept: E73 is not phase 73.
 	for i < len(s) && isLetter(s[i]) {
 		i++
 	}
-	if i > 0 {
-		if i+1 >= len(s) || s[i] != '-' || !isDigit(s[i+1]) {
-			return PhaseNum{}, s, false
-		}
+	prefix := ""
+	switch {
+	case i == 0:
+	case i+1 < len(s) && s[i] == '-' && isDigit(s[i+1]):
 		i++
+	case i <= 3 && i < len(s) && isDigit(s[i]) && isUpperWord(s[:i]):
+		prefix = s[:i]
+	default:
+		return PhaseNum{}, s, false
 	}
 	var segs []int
 	for {
@@ -81,7 +88,7 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	if i < len(s) && (isLetter(s[i]) || isDigit(s[i])) {
 		return PhaseNum{}, s, false
 	}
-	return PhaseNum{segs: segs, suffix: suffix, raw: s[:i]}, s[i:], true
+	return PhaseNum{segs: segs, prefix: prefix, suffix: suffix, raw: s[:i]}, s[i:], true
 }
 
 // Compare returns -1, 0 or +1 as n sorts before, equal to or after m.
@@ -89,6 +96,10 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 // insertions (3 < 3.1); a letter suffix sorts after the bare number and before
 // any decimal insertion (16 < 16A < 16C < 16.1 < 17).
 func (n PhaseNum) Compare(m PhaseNum) int {
+	// A series (E73) sorts after the plain numbers, series by name.
+	if c := strings.Compare(n.prefix, m.prefix); c != 0 {
+		return c
+	}
 	for i := 0; i < len(n.segs) && i < len(m.segs); i++ {
 		if c := cmpInt(n.segs[i], m.segs[i]); c != 0 {
 			return c
@@ -112,6 +123,7 @@ func (n PhaseNum) IsZero() bool { return len(n.segs) == 0 }
 // upper-case suffix ("3", "3.1", "12.3.1", "16C"); "" for the zero value.
 func (n PhaseNum) String() string {
 	var b strings.Builder
+	b.WriteString(n.prefix)
 	for i, v := range n.segs {
 		if i > 0 {
 			b.WriteByte('.')
@@ -152,6 +164,24 @@ func cmpInt(a, b int) int {
 		return 1
 	}
 	return 0
+}
+
+func isUpperWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// Int returns the phase's whole number (3 for 3.1 and 3C) and whether the phase has one: a
+// series phase (E73) is not counted among the whole-numbered phases.
+func (n PhaseNum) Int() (int, bool) {
+	if len(n.segs) == 0 || n.prefix != "" {
+		return 0, false
+	}
+	return n.segs[0], true
 }
 
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }

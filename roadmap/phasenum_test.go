@@ -54,7 +54,7 @@ func TestParsePhaseNum(t *testing.T) {
 		{"01foundation", false, ""},
 		{"1e5", false, ""},
 		{"CK-", false, ""},
-		{"CK01", false, ""},
+		{"CK01", true, "CK1"}, // a series prefix, as E73
 		{"phase", false, ""},
 		{"٣", false, ""}, // Arabic-Indic digit: not an ASCII phase number
 		{"3.1C.2", false, ""},

@@ -15,7 +15,12 @@ type Plan struct {
 	ID      string // "03-01", "10-01-FIX", "12-01" (from 12-PLAN-01.md), "05" (phase level)
 	Path    string // relative to the project root, with '/'
 	Summary string // path of its SUMMARY, "" if none
+	fix     bool
 }
+
+// Fix reports whether the plan is a FIX plan ("10-01-FIX.md", "08-FIX2.md"),
+// which GSD's own counters and progress tables leave out.
+func (p Plan) Fix() bool { return p.fix }
 
 // Done reports whether the plan's SUMMARY exists.
 func (p Plan) Done() bool { return p.Summary != "" }
@@ -33,21 +38,23 @@ const (
 )
 
 // planKey identifies a plan, so that a plan and its summary pair up however
-// each is spelled: "03-01-PLAN.md", "3-1-SUMMARY.md" and "03-PLAN-01.md" all
-// have the key {3, 1, false}.
+// each is spelled: "03-01-PLAN.md", "3-1-SUMMARY.md", "03-PLAN-01.md" and
+// "03-01-schema-PLAN.md" all have the key {3, 1, "", ""}.
 type planKey struct {
-	phase PhaseNum // zero when the name carries none (nested plans/ layout)
-	num   int      // plan number; -1 for a phase-level plan ("05-PLAN.md")
-	fix   bool     // a FIX plan, its own plan ordered right after its base
+	phase PhaseNum // zero when the name carries none (nested plans/ layout, bare PLAN.md)
+	num   int      // plan number; -1 for a phase-level plan ("05-PLAN.md", "PLAN.md")
+	sub   string   // a letter after the number ("71-01b"), lower-case
+	fix   string   // "", or the FIX marks in order ("FIX", "FIX2", "FIX-FIX")
 }
 
 func (k planKey) String() string {
-	return fmt.Sprintf("%s/%d/%t", k.phase, k.num, k.fix)
+	return fmt.Sprintf("%s/%d%s/%s", k.phase, k.num, k.sub, k.fix)
 }
 
-// compare orders plans: by phase, numbered plans by number before the
-// phase-level plan (which in real projects is an overview or a fix-up of the
-// whole phase, so it comes last), a FIX plan right after its base.
+// compare orders plans: by phase, numbered plans by number (and letter)
+// before the phase-level plan (which in real projects is an overview or a
+// fix-up of the whole phase, so it comes last), a FIX plan right after its
+// base.
 func (k planKey) compare(o planKey) int {
 	if c := k.phase.Compare(o.phase); c != 0 {
 		return c
@@ -62,13 +69,13 @@ func (k planKey) compare(o planKey) int {
 	if c := cmpInt(kn, on); c != 0 {
 		return c
 	}
-	switch {
-	case k.fix == o.fix:
-		return 0
-	case o.fix:
-		return -1
+	if c := strings.Compare(k.sub, o.sub); c != 0 {
+		return c
 	}
-	return 1
+	if c := cmpInt(len(k.fix), len(o.fix)); c != 0 {
+		return c
+	}
+	return strings.Compare(k.fix, o.fix)
 }
 
 // maxPlanDigits bounds a plan number's length; "03-20260105-PLAN.md" is no plan.
@@ -77,20 +84,30 @@ const maxPlanDigits = 4
 // classify parses a file name from a phase directory (or its plans/
 // subdirectory). It recognises:
 //
-//	03-01-PLAN.md   03-01-SUMMARY.md       numbered plan (CK-03-01-PLAN.md too)
-//	03-PLAN-01.md   03-SUMMARY-01.md       the same, word first
-//	10-01-FIX.md    10-01-FIX-SUMMARY.md   fix plan
-//	05-PLAN.md      05-SUMMARY.md          phase-level plan
-//	06-FIX.md       06-FIX-SUMMARY.md      phase-level fix plan
-//	PLAN-01-x.md    SUMMARY-01-x.md        nested layout; no phase in the name
+//	03-01-PLAN.md   03-01-SUMMARY.md        numbered plan (CK-03-01-PLAN.md, E73-01-PLAN.md too)
+//	71-01b-PLAN.md  71-01b-SUMMARY.md       a letter after the number
+//	35-01-schema-service-PLAN.md            a slug before the word (its SUMMARY with or without it)
+//	03-PLAN-01.md   03-SUMMARY-01.md        the word first
+//	10-01-FIX.md    10-01-FIX-SUMMARY.md    fix plan (FIX2, FIX3, FIX-FIX, with or without -PLAN)
+//	05-PLAN.md      05-SUMMARY.md           phase-level plan (E73-PLAN.md too)
+//	08-FIX2.md      08-FIX2-SUMMARY.md      phase-level fix plan
+//	PLAN.md         SUMMARY.md              bare: the phase-level plan of its directory
+//	PLAN-01-x.md    SUMMARY-01-x.md         nested layout; no phase in the name
 //
-// id is the plan id as the name spells it ("03-01", "10-01-FIX", "01" for
-// the nested layout). Everything else, including a bare SUMMARY.md, is
-// kindOther: a summary without a plan id completes nothing.
+// id is the plan id as the name spells it ("03-01", "10-01-FIX",
+// "35-01-schema-service", "01" for the nested layout, "" for a bare name).
+// Reports ("03-REVIEW-FIX.md", "03-FIXES.md", "04-03-evidence-summary.md") and
+// everything else are kindOther.
 func classify(name string) (kind fileKind, key planKey, id string) {
 	stem, ok := strings.CutSuffix(name, ".md")
 	if !ok || stem == "" {
 		return kindOther, planKey{}, ""
+	}
+	switch stem {
+	case "PLAN":
+		return kindPlan, planKey{num: -1}, ""
+	case "SUMMARY":
+		return kindSummary, planKey{num: -1}, ""
 	}
 	toks := strings.Split(stem, "-")
 
@@ -107,7 +124,7 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 		return kind, planKey{num: n}, toks[1]
 	}
 
-	// The phase: "03", "3.1", "16C", or a project code and a number "CK-03".
+	// The phase: "03", "3.1", "16C", "E73", or a project code and a number "CK-03".
 	p := 1
 	if allLetters(toks[0]) && len(toks) > 1 {
 		p = 2
@@ -119,49 +136,87 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if !ok {
 		return kindOther, planKey{}, ""
 	}
-	prefix := strings.Join(toks[:p], "-")
 	key = planKey{phase: phase, num: -1}
 	rest := toks[p:]
+	idToks := append([]string(nil), toks[:p]...)
 
-	var num string
 	switch {
-	case len(rest) >= 2 && (rest[0] == "PLAN" || rest[0] == "SUMMARY") && isDigits(rest[1]):
+	case len(rest) == 2 && (rest[0] == "PLAN" || rest[0] == "SUMMARY") && isDigits(rest[1]):
 		// 12-PLAN-01.md: move the number in front of the word.
-		if len(rest) != 2 {
+		rest = []string{rest[1], rest[0]}
+	}
+	if len(rest) > 0 {
+		if n, sub, ok := planNumSub(rest[0]); ok {
+			key.num, key.sub = n, sub
+			idToks = append(idToks, rest[0])
+			rest = rest[1:]
+		}
+	}
+	// What is left: an optional slug of lower-case words, the FIX marks, and the word.
+	var fixes []string
+	for i, t := range rest {
+		last := i == len(rest)-1
+		switch {
+		case t == "PLAN" && last:
+			kind = kindPlan
+		case t == "SUMMARY" && last:
+			kind = kindSummary
+		case isFixMark(t):
+			fixes = append(fixes, t)
+			idToks = append(idToks, t)
+			if last {
+				kind = kindPlan
+			}
+		case len(fixes) == 0 && isSlugWord(t) && !last:
+			idToks = append(idToks, t)
+		default:
 			return kindOther, planKey{}, ""
 		}
-		num, rest = rest[1], rest[:1]
-	case len(rest) >= 1 && isDigits(rest[0]):
-		num, rest = rest[0], rest[1:]
 	}
-	if num != "" {
-		n, ok := planNum(num)
-		if !ok {
-			return kindOther, planKey{}, ""
-		}
-		key.num = n
-	}
-
-	switch strings.Join(rest, "-") {
-	case "PLAN":
-		kind = kindPlan
-	case "FIX":
-		kind, key.fix = kindPlan, true
-	case "SUMMARY":
-		kind = kindSummary
-	case "FIX-SUMMARY":
-		kind, key.fix = kindSummary, true
-	default:
+	if kind == kindOther {
 		return kindOther, planKey{}, ""
 	}
-	id = prefix
-	if num != "" {
-		id += "-" + num
+	key.fix = strings.Join(fixes, "-")
+	return kind, key, strings.Join(idToks, "-")
+}
+
+// isFixMark reports whether t is "FIX" or "FIX" and a number ("FIX2").
+func isFixMark(t string) bool {
+	n, ok := strings.CutPrefix(t, "FIX")
+	return ok && (n == "" || isDigits(n) && len(n) <= 2)
+}
+
+// isSlugWord reports whether t can be a word of a plan's slug
+// ("35-01-schema-service-PLAN.md"): it has a lower-case letter and nothing
+// but letters and digits. Upper-case words ("REVIEW", "DOC") mark reports and
+// other documents, never plans.
+func isSlugWord(t string) bool {
+	lower := false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z', isDigit(c):
+		default:
+			return false
+		}
 	}
-	if key.fix {
-		id += "-FIX"
+	return lower
+}
+
+// planNumSub parses a plan number with an optional letter after it: "01",
+// "01b".
+func planNumSub(s string) (int, string, bool) {
+	j := len(s)
+	if j > 1 && isLetter(s[j-1]) && isDigit(s[j-2]) {
+		j--
 	}
-	return kind, key, id
+	n, ok := planNum(s[:j])
+	if !ok {
+		return 0, "", false
+	}
+	return n, strings.ToLower(s[j:]), true
 }
 
 // PlanID returns the plan id of a plan file name ("03-01-PLAN.md" -> "03-01",
@@ -198,34 +253,40 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 	summaries := map[string]string{}
 
 	scan := func(d string) (hasNested bool, err error) {
-		ents, err := fs.ReadDir(fsys, d)
+		ents, err := listDir(fsys, d)
 		if err != nil {
 			return false, err
 		}
 		for _, e := range ents {
-			if e.IsDir() {
-				hasNested = hasNested || e.Name() == "plans"
+			if e.name == "plans" && (e.dir || !e.known) {
+				hasNested = true
 				continue
 			}
-			kind, key, id := classify(e.Name())
+			if e.dir {
+				continue
+			}
+			kind, key, id := classify(e.name)
 			if kind == kindOther {
 				continue
 			}
 			if key.phase.IsZero() {
-				// Nested layout: the directory says which phase.
+				// Nested layout or a bare PLAN.md: the directory says which phase.
 				key.phase = dirPhase
-				if !dirPhase.IsZero() {
+				switch {
+				case id == "":
+					id = dirPhase.Raw()
+				case !dirPhase.IsZero():
 					id = dirPhase.Raw() + "-" + id
 				}
 			}
-			p := path.Join(d, e.Name())
+			p := path.Join(d, e.name)
 			if kind == kindSummary {
 				if _, dup := summaries[key.String()]; !dup {
 					summaries[key.String()] = p
 				}
 				continue
 			}
-			plans = append(plans, item{key, Plan{ID: id, Path: p}})
+			plans = append(plans, item{key, Plan{ID: id, Path: p, fix: key.fix != ""}})
 		}
 		return hasNested, nil
 	}
@@ -235,7 +296,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		return nil, "", err
 	}
 	if nested {
-		if _, err := scan(path.Join(dir, "plans")); err != nil {
+		if _, err := scan(path.Join(dir, "plans")); err != nil && !errors.Is(err, errNotDir) {
 			return nil, "", err
 		}
 	}

@@ -10,39 +10,39 @@ import (
 )
 
 // Project is the whole picture: every phase ROADMAP.md names or the disk
-// holds, each with its plans paired with their SUMMARYs, the current phase,
-// the overall progress and every problem found on the way. Load builds it;
-// it lists every phase directory, so it is for reports (gsd progress, gsd
-// state), not for the per-turn hydrate path, which uses FindCurrent.
+// holds, each with its plans paired with their SUMMARYs, the position (the same
+// decision Locate makes), the progress and every problem found on the way. Load
+// builds it; it lists every phase directory, so it is for reports (gsd
+// progress, gsd state), not for the per-turn hydrate path, which uses Locate.
 type Project struct {
 	PlanningDir string
 	Roadmap     *Roadmap // nil without a ROADMAP.md
 	Milestone   string
-	Phases      []PhaseInfo // in numeric order
+	Position    *Position   // where the project stands
+	Phases      []PhaseInfo // every phase, in numeric order
 	Quick       []QuickTask // quick tasks, counted apart from phases
 	Current     int         // index into Phases of the current phase, -1 if none
 	Active      *Plan       // the current phase's first plan without a SUMMARY
-	Progress    Progress
+	Progress    Progress    // the current milestone's, as GSD counts it
+	AllProgress Progress    // every phase's
 	Problems    []Problem
+
+	idx *dirIndex
 }
 
 // PhaseInfo is one phase as the roadmap and the disk together describe it.
 type PhaseInfo struct {
 	Phase
-	Dirs          []string // every directory with this number; more than one is a problem
+	Dirs          []string // every directory with this number
 	RoadmapStatus Status   // what ROADMAP.md says; StatusUnknown when it does not mention the phase
 	Status        Status   // what the disk says, the roadmap filling in where the disk is silent
 	Line          int      // the phase's first line in ROADMAP.md, 0 when not there
 	InRoadmap     bool
-	Shipped       bool   // only mentioned inside a collapsed <details> milestone
+	Shipped       bool   // part of a shipped milestone: history
+	InMilestone   bool   // one of the current milestone's phases
 	PhaseSummary  string // a phase-level SUMMARY ("03-SUMMARY.md") no phase-level plan claims
 	Entry         Entry
 }
-
-// PlanDone reports whether a plan counts as done: its own SUMMARY exists, or
-// the phase was summarised as a whole (a phase-level SUMMARY, which real
-// projects write instead of one per plan).
-func (p *PhaseInfo) PlanDone(pl Plan) bool { return pl.Done() || p.PhaseSummary != "" }
 
 // Counted returns the plans that count towards progress: every plan but FIX
 // plans, which GSD's own counters and progress tables leave out.
@@ -52,7 +52,7 @@ func (p *PhaseInfo) Counted() (done, total int) {
 			continue
 		}
 		total++
-		if p.PlanDone(pl) {
+		if pl.Done() {
 			done++
 		}
 	}
@@ -66,7 +66,7 @@ type QuickTask struct {
 	Done bool   // a SUMMARY exists
 }
 
-// Progress is the project's overall completion.
+// Progress is completion over a set of phases.
 type Progress struct {
 	PhasesComplete int `json:"phasesComplete"`
 	PhasesTotal    int `json:"phasesTotal"`
@@ -75,68 +75,92 @@ type Progress struct {
 	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD does, never 100 with work left
 }
 
-// Fix reports whether the plan is a FIX plan ("10-01-FIX.md").
-func (p Plan) Fix() bool { return strings.HasSuffix(p.ID, "-FIX") }
+func (pr *Progress) add(ph *PhaseInfo) {
+	done, total := ph.Counted()
+	pr.PlansComplete += done
+	pr.PlansTotal += total
+	pr.PhasesTotal++
+	if ph.Status == StatusComplete || ph.Status == StatusDeferred {
+		pr.PhasesComplete++
+	}
+	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
+	if pr.Percent == 100 && pr.PhasesComplete < pr.PhasesTotal {
+		pr.Percent = 99 // every plan written so far is done, but phases remain
+	}
+}
 
-// Load reads ROADMAP.md, lists every phase directory and its plans, merges
-// the two, and collects the problems a team lead would want to hear about.
-// Only unreadable files (binary, huge, permission) are errors; everything
-// the files say that does not add up is a Problem.
+// Load reads ROADMAP.md and STATE.md, lists every phase directory and its
+// plans, decides the position exactly as Locate does, and collects the problems
+// a team lead would want to hear about. Only unreadable files (binary, huge,
+// permission) are errors; everything the files say that does not add up is a
+// Problem.
 func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	rm, err := ReadRoadmap(fsys, planningDir)
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := PhaseDirs(fsys, planningDir)
+	decl, err := ReadDeclared(fsys, planningDir)
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{PlanningDir: planningDir, Roadmap: rm, Current: -1}
+	idx, err := newDirIndex(fsys, planningDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := idx.listArchived(); err != nil {
+		return nil, err
+	}
+	pos, err := decide(rm, decl, idx)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{PlanningDir: planningDir, Roadmap: rm, Position: pos, Current: -1, idx: idx}
 	rmPath := path.Join(planningDir, "ROADMAP.md")
 	if rm == nil {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
 	} else {
 		p.Milestone = rm.Milestone
+		if pos.Milestone != nil {
+			p.Milestone = pos.Milestone.Name
+		}
 		p.Problems = append(p.Problems, rm.Problems...)
 		if len(rm.Phases) == 0 {
 			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
 		}
 		for _, e := range rm.Phases {
+			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped() && (pos.Milestone == nil || &rm.Milestones[e.Milestone] != pos.Milestone)
 			p.Phases = append(p.Phases, PhaseInfo{
 				Phase:         Phase{Num: e.Num, Name: e.Name},
 				RoadmapStatus: e.Status,
 				Line:          e.Line,
 				InRoadmap:     true,
-				Shipped:       e.Collapsed,
+				Shipped:       shipped,
 				Entry:         e,
 			})
 		}
 	}
 
-	for _, d := range dirs {
+	for _, d := range append(slices.Clip(idx.phases), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
-		if !found {
-			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: d.Name}})
-			if rm != nil && len(rm.Phases) > 0 {
-				p.problem(SeverityWarning, d.Dir, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md", d.Num))
-			}
+		if found && len(p.Phases[i].Dirs) > 0 {
+			continue // every directory of that number is already in
 		}
-		ph := &p.Phases[i]
-		plans, phaseSummary, err := scanPlans(fsys, d.Dir)
+		e, err := idx.entry(d.Num)
 		if err != nil {
 			return nil, err
 		}
-		if ph.PhaseSummary == "" {
-			ph.PhaseSummary = phaseSummary
+		if len(e.dirs) == 0 {
+			continue // a file named like a phase
 		}
-		ph.Dirs = append(ph.Dirs, d.Dir)
-		if ph.Dir == "" {
-			ph.Dir = d.Dir
+		if !found {
+			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
 		}
-		ph.Plans = append(ph.Plans, plans...)
+		ph := &p.Phases[i]
+		ph.Dirs, ph.Dir, ph.Plans = e.dirs, e.Dir, e.Plans
 		if ph.Name == "" {
-			ph.Name = d.Name
+			ph.Name = e.Name
 		}
+		ph.PhaseSummary = e.summary
 	}
 
 	quick, err := scanQuick(fsys, planningDir)
@@ -148,32 +172,17 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph)
+		ph.InMilestone = slices.ContainsFunc(pos.Phases, func(e Entry) bool { return e.Num.Equal(ph.Num) })
+		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) {
+			p.Current, p.Active = i, pos.Active
+		}
 		p.check(ph, rmPath)
-		done, total := ph.Counted()
-		p.Progress.PlansComplete += done
-		p.Progress.PlansTotal += total
-		p.Progress.PhasesTotal++
-		if ph.Status == StatusComplete {
-			p.Progress.PhasesComplete++
+		p.AllProgress.add(ph)
+		if ph.InMilestone {
+			p.Progress.add(ph)
 		}
 	}
-	p.Progress.Percent = percent(p.Progress.PlansComplete, p.Progress.PlansTotal)
-
-	var marked []*PhaseInfo
-	for i := range p.Phases {
-		if p.Phases[i].RoadmapStatus == StatusInProgress {
-			marked = append(marked, &p.Phases[i])
-		}
-	}
-	if len(marked) > 1 {
-		nums := make([]string, len(marked))
-		for i, ph := range marked {
-			nums[i] = ph.Num.String()
-		}
-		p.problem(SeverityWarning, rmPath, marked[1].Line,
-			fmt.Sprintf("%d phases are marked in progress (%s); GSD works one phase at a time", len(marked), strings.Join(nums, ", ")))
-	}
-	p.Current, p.Active = p.current()
+	p.checkMarks(rmPath)
 	slices.SortStableFunc(p.Problems, func(a, b Problem) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
@@ -181,6 +190,29 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		return cmpInt(a.Line, b.Line)
 	})
 	return p, nil
+}
+
+// checkMarks warns when the roadmap marks several phases of the milestone in progress.
+func (p *Project) checkMarks(rmPath string) {
+	var marked []*PhaseInfo
+	for i := range p.Phases {
+		if ph := &p.Phases[i]; ph.InMilestone && ph.RoadmapStatus == StatusInProgress {
+			marked = append(marked, ph)
+		}
+	}
+	if len(marked) < 2 {
+		return
+	}
+	nums := make([]string, len(marked))
+	for i, ph := range marked {
+		nums[i] = ph.Num.String()
+	}
+	cur := "none"
+	if ph := p.CurrentPhase(); ph != nil {
+		cur = ph.Num.String()
+	}
+	p.problem(SeverityWarning, rmPath, marked[1].Line,
+		fmt.Sprintf("%d phases are marked in progress (%s); the current phase is %s (gsd progress --explain says why): mark the others as they stand", len(marked), strings.Join(nums, ", "), cur))
 }
 
 // percent is done over total, rounded to the nearest whole percent as GSD's
@@ -217,7 +249,7 @@ func derivedStatus(ph *PhaseInfo) Status {
 	}
 	done := 0
 	for _, pl := range ph.Plans {
-		if ph.PlanDone(pl) {
+		if pl.Done() {
 			done++
 		}
 	}
@@ -232,36 +264,42 @@ func derivedStatus(ph *PhaseInfo) Status {
 	return StatusPlanned
 }
 
-// check records what is wrong with one phase.
+// check records what is wrong with one phase, and what to do about it. Only a contradiction
+// in current work is an error; a shipped milestone's leftovers are history.
 func (p *Project) check(ph *PhaseInfo, rmPath string) {
-	if len(ph.Dirs) > 1 {
-		p.problem(SeverityError, ph.Dirs[1], 0,
-			fmt.Sprintf("phase %s has %d directories (%s); plans may be counted twice and the current plan is ambiguous", ph.Num, len(ph.Dirs), strings.Join(ph.Dirs, ", ")))
+	if e := p.idx.byNum[ph.Num.String()]; e != nil && len(e.withPlans) > 1 {
+		withPlans := e.withPlans
+		p.problem(SeverityError, withPlans[1], 0,
+			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", ph.Num, len(withPlans), strings.Join(withPlans, ", ")))
 	}
 	if !ph.InRoadmap {
+		if p.Roadmap != nil && len(p.Roadmap.Phases) > 0 && ph.Dir != "" {
+			p.problem(SeverityWarning, ph.Dir, 0,
+				fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", ph.Num))
+		}
 		return
 	}
-	var missing, covered []string
+	var missing []string
 	for _, pl := range ph.Plans {
-		switch {
-		case pl.Done():
-		case ph.PlanDone(pl):
-			covered = append(covered, path.Base(pl.Path))
-		default:
+		if !pl.Done() {
 			missing = append(missing, path.Base(pl.Path))
 		}
 	}
-	if len(covered) > 0 {
+	if ph.PhaseSummary != "" && len(missing) > 0 {
 		p.problem(SeverityInfo, ph.PhaseSummary, 0,
-			fmt.Sprintf("phase %s is summarised as a whole: %s %s no SUMMARY of %s own", ph.Num, listNames(covered), hasHave(len(covered)), itsTheir(len(covered))))
+			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", ph.Num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
 	}
 	if ph.RoadmapStatus == StatusComplete && len(missing) > 0 {
-		p.problem(SeverityError, rmPath, ph.Line,
-			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY", ph.Num, listNames(missing), hasHave(len(missing))))
+		sev, what := SeverityError, "write the missing SUMMARY or uncheck the phase"
+		if !ph.InMilestone {
+			sev, what = SeverityInfo, "a leftover of a past milestone"
+		}
+		p.problem(sev, rmPath, ph.Line,
+			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY (%s)", ph.Num, listNames(missing), hasHave(len(missing)), what))
 	}
 	if len(ph.Plans) > 0 && len(missing) == 0 && ph.RoadmapStatus != StatusComplete && ph.RoadmapStatus != StatusUnknown {
 		p.problem(SeverityInfo, rmPath, ph.Line,
-			fmt.Sprintf("every plan of phase %s has a SUMMARY, but it is marked %s", ph.Num, ph.RoadmapStatus))
+			fmt.Sprintf("every plan of phase %s has a SUMMARY, but it is marked %s: mark it complete", ph.Num, ph.RoadmapStatus))
 	}
 	if e := ph.Entry; e.TableLine > 0 && ph.Dir != "" {
 		done, total := ph.Counted()
@@ -271,7 +309,7 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 				cell = fmt.Sprintf("%d/?", e.PlansDone)
 			}
 			p.problem(SeverityWarning, rmPath, e.TableLine,
-				fmt.Sprintf("phase %s: progress table says %s plans complete, the disk has %d/%d", ph.Num, cell, done, total))
+				fmt.Sprintf("phase %s: progress table says %s plans complete, the disk has %d/%d: update the row", ph.Num, cell, done, total))
 		}
 	}
 }
@@ -297,45 +335,6 @@ func listNames(names []string) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
-}
-
-// current applies FindCurrent's rules to the loaded phases.
-func (p *Project) current() (int, *Plan) {
-	first := -1
-	for i := range p.Phases {
-		ph := &p.Phases[i]
-		if ph.RoadmapStatus != StatusInProgress {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if a := ph.firstUndone(); a != nil {
-			return i, a
-		}
-	}
-	if first >= 0 {
-		return first, nil
-	}
-	for i := range p.Phases {
-		ph := &p.Phases[i]
-		if ph.Dir == "" || ph.RoadmapStatus == StatusComplete || ph.RoadmapStatus == StatusDeferred {
-			continue
-		}
-		if a := ph.firstUndone(); a != nil {
-			return i, a
-		}
-	}
-	return -1, nil
-}
-
-func (p *PhaseInfo) firstUndone() *Plan {
-	for _, pl := range p.Plans {
-		if !p.PlanDone(pl) {
-			return &pl
-		}
-	}
-	return nil
 }
 
 // CurrentPhase returns the current phase, or nil.

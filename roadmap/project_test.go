@@ -76,7 +76,8 @@ func TestLoadMergesRoadmapAndDisk(t *testing.T) {
 	if p.Milestone != "Finch" {
 		t.Errorf("Milestone = %q", p.Milestone)
 	}
-	wantProgress := Progress{PhasesComplete: 2, PhasesTotal: 5, PlansComplete: 3, PlansTotal: 6, Percent: 50}
+	// Phase 99 is not in the roadmap: an orphan, counted in AllProgress only.
+	wantProgress := Progress{PhasesComplete: 2, PhasesTotal: 4, PlansComplete: 3, PlansTotal: 5, Percent: 60}
 	if p.Progress != wantProgress {
 		t.Errorf("Progress = %+v, want %+v", p.Progress, wantProgress)
 	}
@@ -86,9 +87,9 @@ func TestLoadMergesRoadmapAndDisk(t *testing.T) {
 	if len(p.Quick) != 2 || !p.Quick[0].Done || p.Quick[1].Done {
 		t.Errorf("Quick = %+v", p.Quick)
 	}
-	wantProblems := ".planning/ROADMAP.md:4: info: every plan of phase 3.1 has a SUMMARY, but it is marked inserted\n" +
-		".planning/ROADMAP.md:12: warning: phase 3.1: progress table says 0/? plans complete, the disk has 1/1\n" +
-		".planning/phases/099-later: warning: phase 99 has a directory but is not in ROADMAP.md\n"
+	wantProblems := ".planning/ROADMAP.md:4: info: every plan of phase 3.1 has a SUMMARY, but it is marked inserted: mark it complete\n" +
+		".planning/ROADMAP.md:12: warning: phase 3.1: progress table says 0/? plans complete, the disk has 1/1: update the row\n" +
+		".planning/phases/099-later: warning: phase 99 has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it\n"
 	if got := problemsText(p.Problems); got != wantProblems {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
 	}
@@ -109,7 +110,7 @@ func TestLoadProblems(t *testing.T) {
 				ph+"01-one/01-02-PLAN.md", "",
 				ph+"02-two/02-01-PLAN.md", "", ph+"02-two/02-01-SUMMARY.md", "",
 			),
-			want: ".planning/ROADMAP.md:1: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY\n",
+			want: ".planning/ROADMAP.md:1: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n",
 		},
 		{
 			name: "plans cell disagrees with the disk",
@@ -123,8 +124,8 @@ func TestLoadProblems(t *testing.T) {
 				ph+"02-two/02-02-PLAN.md", "",
 				ph+"03-three/03-01-PLAN.md", "",
 			),
-			want: ".planning/ROADMAP.md:3: warning: phase 1: progress table says 2/2 plans complete, the disk has 1/1\n" +
-				".planning/ROADMAP.md:4: warning: phase 2: progress table says 0/3 plans complete, the disk has 1/2\n",
+			want: ".planning/ROADMAP.md:3: warning: phase 1: progress table says 2/2 plans complete, the disk has 1/1: update the row\n" +
+				".planning/ROADMAP.md:4: warning: phase 2: progress table says 0/3 plans complete, the disk has 1/2: update the row\n",
 		},
 		{
 			name: "two phases in progress",
@@ -136,7 +137,7 @@ func TestLoadProblems(t *testing.T) {
 				ph+"08-eight/08-02-PLAN.md", "",
 				ph+"09-nine/09-01-PLAN.md", "",
 			),
-			want: ".planning/ROADMAP.md:4: warning: 2 phases are marked in progress (8, 9); GSD works one phase at a time\n",
+			want: ".planning/ROADMAP.md:4: warning: 2 phases are marked in progress (8, 9); the current phase is 8 (gsd progress --explain says why): mark the others as they stand\n",
 		},
 		{
 			name: "duplicate phase directories",
@@ -145,7 +146,7 @@ func TestLoadProblems(t *testing.T) {
 				ph+"26-sync/26-01-PLAN.md", "",
 				ph+"26-sync-again/26-02-PLAN.md", "",
 			),
-			want: ".planning/phases/26-sync-again: error: phase 26 has 2 directories (.planning/phases/26-sync, .planning/phases/26-sync-again); plans may be counted twice and the current plan is ambiguous\n",
+			want: ".planning/phases/26-sync-again: error: phase 26 has plans in 2 directories (.planning/phases/26-sync, .planning/phases/26-sync-again): merge them into one\n",
 		},
 		{
 			name: "shifted and unreadable rows",
@@ -161,13 +162,14 @@ func TestLoadProblems(t *testing.T) {
 				".planning/ROADMAP.md:5: warning: progress table row for phase 2: unknown status \"Sideways\"\n",
 		},
 		{
-			name: "phase-level SUMMARY covers the phase",
+			name: "phase-level SUMMARY completes no numbered plan",
 			fsys: project(
 				".planning/ROADMAP.md", "- [x] **Phase 3: Tests**\n",
 				ph+"03-tests/03-01-PLAN.md", "", ph+"03-tests/03-02-PLAN.md", "",
 				ph+"03-tests/03-SUMMARY.md", "",
 			),
-			want: ".planning/phases/03-tests/03-SUMMARY.md: info: phase 3 is summarised as a whole: 03-01-PLAN.md, 03-02-PLAN.md have no SUMMARY of their own\n",
+			want: ".planning/ROADMAP.md:1: error: phase 3 is marked complete, but 03-01-PLAN.md, 03-02-PLAN.md have no SUMMARY (write the missing SUMMARY or uncheck the phase)\n" +
+				".planning/phases/03-tests/03-SUMMARY.md: info: phase 3 has a phase-level SUMMARY, which completes no numbered plan: 03-01-PLAN.md, 03-02-PLAN.md have no SUMMARY of their own\n",
 		},
 		{
 			name: "no roadmap",
@@ -236,8 +238,9 @@ func TestLoadShippedMilestone(t *testing.T) {
 	if cur := p.CurrentPhase(); cur == nil || cur.Num.String() != "3" {
 		t.Errorf("current = %+v", cur)
 	}
-	if p.Progress.PhasesComplete != 2 || p.Progress.PhasesTotal != 4 {
-		t.Errorf("progress = %+v", p.Progress)
+	// Progress is the current milestone's, as GSD counts it; AllProgress every phase's.
+	if p.Progress != (Progress{PhasesTotal: 2, PlansTotal: 1}) || p.AllProgress.PhasesComplete != 2 || p.AllProgress.PhasesTotal != 4 {
+		t.Errorf("progress = %+v, all = %+v", p.Progress, p.AllProgress)
 	}
 }
 
@@ -338,7 +341,7 @@ func TestCorpusLoad(t *testing.T) {
 	}{
 		// 02-04 and 06.1-04..06 have no SUMMARY though the roadmap marks
 		// phases 2 and 6.1 complete (and its table says 4/4 and 7/7).
-		{"cipher-box", Progress{28, 38, 124, 128, 97}, 2},
+		{"cipher-box", Progress{12, 16, 54, 54, 99}, 0}, // milestone 2; milestone 1's leftovers are history
 		{"crossing-words", Progress{11, 12, 32, 33, 97}, 0},
 		{"ebind", Progress{4, 5, 8, 11, 73}, 0},
 		{"gomcp", Progress{7, 9, 17, 20, 85}, 0},
@@ -356,12 +359,12 @@ func TestCorpusLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cur, err := FindCurrent(fsys, dir)
+			cur, err := Locate(fsys, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lc := p.CurrentPhase(); (cur == nil) != (lc == nil) || cur != nil && !cur.Phase.Num.Equal(lc.Num) {
-				t.Errorf("Load's current phase %v differs from FindCurrent's %v", lc, cur)
+			if lc := p.CurrentPhase(); (cur.Phase == nil) != (lc == nil) || cur.Phase != nil && !cur.Phase.Num.Equal(lc.Num) {
+				t.Errorf("Load's current phase %v differs from Locate's %v", lc, cur.Phase)
 			}
 			if p.Progress != tt.progress {
 				t.Errorf("progress = %+v, want %+v", p.Progress, tt.progress)

@@ -22,7 +22,7 @@ func project(kv ...string) fstest.MapFS {
 
 const progressHeader = "| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n"
 
-func TestFindCurrent(t *testing.T) {
+func TestLocate(t *testing.T) {
 	const ph = ".planning/phases/"
 	tests := []struct {
 		name       string
@@ -31,7 +31,7 @@ func TestFindCurrent(t *testing.T) {
 		wantDir    string
 		wantName   string
 		wantActive string // base name of the active plan, "" for none
-		wantMarked []string
+		wantRule   Rule
 	}{
 		{
 			name: "roadmap marks one phase",
@@ -45,7 +45,7 @@ func TestFindCurrent(t *testing.T) {
 				ph+"03-import/03-03-PLAN.md", "",
 			),
 			wantPhase: "3", wantDir: ph + "03-import", wantName: "Import",
-			wantActive: "03-02-PLAN.md", wantMarked: []string{"3"},
+			wantActive: "03-02-PLAN.md",
 		},
 		{
 			name: "two marked, the first has unfinished plans",
@@ -58,7 +58,7 @@ func TestFindCurrent(t *testing.T) {
 				ph+"09-fixes/09-01-PLAN.md", "",
 			),
 			wantPhase: "8", wantDir: ph + "08-validation", wantName: "Validation",
-			wantActive: "08-02-PLAN.md", wantMarked: []string{"8", "9"},
+			wantActive: "08-02-PLAN.md",
 		},
 		{
 			name: "two marked, the first is finished on disk",
@@ -72,7 +72,7 @@ func TestFindCurrent(t *testing.T) {
 				ph+"09-fixes/09-02-PLAN.md", "",
 			),
 			wantPhase: "9", wantDir: ph + "09-fixes", wantName: "Fixes",
-			wantActive: "09-01-FIX.md", wantMarked: []string{"8", "9"},
+			wantActive: "09-01-FIX.md",
 		},
 		{
 			name: "marked by a checklist mark, decimal phase",
@@ -84,10 +84,10 @@ func TestFindCurrent(t *testing.T) {
 				ph+"04-sync/04-01-PLAN.md", "",
 			),
 			wantPhase: "3.1", wantDir: ph + "3.1-downloader", wantName: "Downloader",
-			wantActive: "3.1-02-PLAN.md", wantMarked: []string{"3.1"},
+			wantActive: "3.1-02-PLAN.md",
 		},
 		{
-			name: "marked phases all finished: the first marked, no active plan",
+			name: "the first marked phase is finished on disk: the next marked one, which needs planning",
 			fsys: project(
 				".planning/ROADMAP.md", progressHeader+
 					"| 4. Sync | 1/1 | In progress | - |\n"+
@@ -95,8 +95,7 @@ func TestFindCurrent(t *testing.T) {
 				ph+"04-sync/04-01-PLAN.md", "", ph+"04-sync/04-01-SUMMARY.md", "",
 				ph+"06-later/06-01-PLAN.md", "",
 			),
-			wantPhase: "4", wantDir: ph + "04-sync", wantName: "Sync",
-			wantMarked: []string{"4", "5"},
+			wantPhase: "5", wantDir: "", wantName: "Next", wantRule: RuleInProgress,
 		},
 		{
 			name: "marked phase without a directory",
@@ -105,7 +104,6 @@ func TestFindCurrent(t *testing.T) {
 				ph+"06-done/06-01-PLAN.md", "",
 			),
 			wantPhase: "7", wantDir: "", wantName: "Planning",
-			wantMarked: []string{"7"},
 		},
 		{
 			name: "none marked: first unfinished phase not marked complete",
@@ -173,17 +171,17 @@ func TestFindCurrent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cur, err := FindCurrent(tt.fsys, ".planning")
+			cur, err := Locate(tt.fsys, ".planning")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tt.wantPhase == "" {
-				if cur != nil {
+				if cur.Phase != nil {
 					t.Fatalf("got current phase %s, want none", cur.Phase.Num)
 				}
 				return
 			}
-			if cur == nil {
+			if cur.Phase == nil {
 				t.Fatalf("got no current phase, want %s", tt.wantPhase)
 			}
 			if got := cur.Phase.Num.String(); got != tt.wantPhase {
@@ -202,12 +200,8 @@ func TestFindCurrent(t *testing.T) {
 			if active != tt.wantActive {
 				t.Errorf("active = %q, want %q", active, tt.wantActive)
 			}
-			var marked []string
-			for _, n := range cur.InProgress {
-				marked = append(marked, n.String())
-			}
-			if !slices.Equal(marked, tt.wantMarked) {
-				t.Errorf("InProgress = %v, want %v", marked, tt.wantMarked)
+			if tt.wantRule != "" && cur.Rule != tt.wantRule {
+				t.Errorf("rule = %s, want %s", cur.Rule, tt.wantRule)
 			}
 			if _, ok := tt.fsys[".planning/ROADMAP.md"]; ok != (cur.Roadmap != nil) {
 				t.Errorf("Roadmap = %v, but ROADMAP.md exists = %v", cur.Roadmap, ok)
@@ -216,7 +210,7 @@ func TestFindCurrent(t *testing.T) {
 	}
 }
 
-func TestFindCurrentUnreadableRoadmap(t *testing.T) {
+func TestLocateUnreadableRoadmap(t *testing.T) {
 	tests := []struct {
 		name string
 		data []byte
@@ -228,7 +222,7 @@ func TestFindCurrentUnreadableRoadmap(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := fstest.MapFS{".planning/ROADMAP.md": {Data: tt.data}}
-			_, err := FindCurrent(fsys, ".planning")
+			_, err := Locate(fsys, ".planning")
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), ".planning/ROADMAP.md") {
 				t.Errorf("err = %v, want %v naming the file", err, tt.want)
 			}
@@ -239,11 +233,11 @@ func TestFindCurrentUnreadableRoadmap(t *testing.T) {
 	for i := range big {
 		big[i] = ' '
 	}
-	if _, err := FindCurrent(fstest.MapFS{".planning/ROADMAP.md": {Data: big}}, ".planning"); err != nil {
+	if _, err := Locate(fstest.MapFS{".planning/ROADMAP.md": {Data: big}}, ".planning"); err != nil {
 		t.Errorf("file of MaxFileSize bytes: %v", err)
 	}
 	// A directory where ROADMAP.md should be is an error, not a panic.
-	if _, err := FindCurrent(fstest.MapFS{".planning/ROADMAP.md/x": {}}, ".planning"); err == nil {
+	if _, err := Locate(fstest.MapFS{".planning/ROADMAP.md/x": {}}, ".planning"); err == nil {
 		t.Errorf("ROADMAP.md directory: want error")
 	}
 }
@@ -284,7 +278,7 @@ func TestPlanningDir(t *testing.T) {
 	}
 }
 
-func TestFindCurrentWorkstream(t *testing.T) {
+func TestLocateWorkstream(t *testing.T) {
 	fsys := project(
 		".planning/active-workstream", "viz\n",
 		".planning/ROADMAP.md", progressHeader+"| 1. Main | 0/1 | In progress | - |\n",
@@ -298,7 +292,7 @@ func TestFindCurrentWorkstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, err := FindCurrent(fsys, dir)
+	cur, err := Locate(fsys, dir)
 	if err != nil || cur == nil {
 		t.Fatalf("FindCurrent = %v, %v", cur, err)
 	}
@@ -318,6 +312,9 @@ type countingFS struct {
 	mu   sync.Mutex
 	open []string
 }
+
+// Stat keeps stats apart from opens: reading a file stats it first (a FIFO must not be opened).
+func (c *countingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.fsys, name) }
 
 func (c *countingFS) Open(name string) (fs.File, error) {
 	c.mu.Lock()
@@ -354,18 +351,18 @@ func bigProject(n int, lastStatus string) fstest.MapFS {
 	return m
 }
 
-func TestFindCurrentReadsOnlyWhatItNeeds(t *testing.T) {
+func TestLocateReadsOnlyWhatItNeeds(t *testing.T) {
 	for _, status := range []string{"In progress", "Not started"} {
 		t.Run(status, func(t *testing.T) {
 			c := &countingFS{fsys: bigProject(1000, status)}
-			cur, err := FindCurrent(c, ".planning")
+			cur, err := Locate(c, ".planning")
 			if err != nil || cur == nil {
 				t.Fatalf("FindCurrent = %v, %v", cur, err)
 			}
 			if cur.Active == nil || cur.Active.ID != "1000-02" {
 				t.Fatalf("active = %+v, want 1000-02", cur.Active)
 			}
-			want := []string{".planning/ROADMAP.md", ".planning/phases", ".planning/phases/1000-phase-1000"}
+			want := []string{".planning/ROADMAP.md", ".planning/STATE.md", ".planning/phases", ".planning/phases/1000-phase-1000"}
 			if !slices.Equal(c.open, want) {
 				t.Errorf("opened %d paths %q, want %q", len(c.open), head(c.open, 10), want)
 			}
@@ -375,12 +372,12 @@ func TestFindCurrentReadsOnlyWhatItNeeds(t *testing.T) {
 
 func head(s []string, n int) []string { return s[:min(len(s), n)] }
 
-func BenchmarkFindCurrent(b *testing.B) {
+func BenchmarkLocate(b *testing.B) {
 	fsys := bigProject(1000, "In progress")
 	b.ReportAllocs()
 	for b.Loop() {
-		cur, err := FindCurrent(fsys, ".planning")
-		if err != nil || cur == nil || cur.Active == nil {
+		cur, err := Locate(fsys, ".planning")
+		if err != nil || cur.Active == nil {
 			b.Fatal(cur, err)
 		}
 	}

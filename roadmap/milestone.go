@@ -1,0 +1,273 @@
+package roadmap
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Milestone is one milestone as ROADMAP.md names it: in its "## Milestones" list, as a heading
+// over its phases ("### 🚧 v1.1 Search (In Progress)"), or as the summary of the collapsed
+// <details> block GSD folds a shipped milestone into.
+type Milestone struct {
+	Name       string
+	Line       int    // the first line naming it
+	Status     Status // StatusComplete (shipped), StatusInProgress, StatusPlanned or StatusUnknown
+	StatusLine int    // the line its status comes from
+	StatusText string // that line, trimmed, as evidence
+	// First and Last are the range its text gives ("Phases 54-59"); zero when it gives none.
+	First, Last PhaseNum
+	Collapsed   bool       // named by the summary of a <details> block (GSD's shipped form)
+	Phases      []PhaseNum // its phases, in the order the roadmap lists them
+	key         string
+}
+
+// Shipped reports whether the milestone is history.
+func (m *Milestone) Shipped() bool { return m.Status == StatusComplete }
+
+// Contains reports whether n is in the milestone's range ("Phases 11-17" holds 11, 11.1 and
+// 17.2; not 18).
+func (m *Milestone) Contains(n PhaseNum) bool {
+	if m.First.IsZero() || n.prefix != m.First.prefix {
+		return false
+	}
+	last := m.Last
+	if last.IsZero() {
+		last = m.First
+	}
+	top, ok := last.Int()
+	v, vok := n.Int()
+	if !ok || !vok {
+		return n.Compare(m.First) >= 0 && n.Compare(last) <= 0
+	}
+	return n.Compare(m.First) >= 0 && v <= top
+}
+
+// milestones tracks, line by line, which milestone owns what the roadmap says next: the one
+// whose heading section the line is in, or the one whose <details> block it is in.
+type milestones struct {
+	list         []*Milestone
+	section      int // the milestone whose heading section we are in, -1
+	sectionLevel int
+	inList       bool // inside a "## Milestones" section, whose bullets each name one
+	listLevel    int
+	details      int // the milestone of the <details> block we are in, -1
+}
+
+func newMilestones() *milestones { return &milestones{section: -1, details: -1} }
+
+// owner is the milestone that owns the current line, -1 for none.
+func (ms *milestones) owner() int {
+	if ms.details >= 0 {
+		return ms.details
+	}
+	return ms.section
+}
+
+// observe updates the context with line l and reports whether l named a milestone (and so
+// names no phase).
+func (ms *milestones) observe(l mdLine) bool {
+	if !l.collapsed {
+		ms.details = -1
+	}
+	if text, level, ok := headingLevel(l.text); ok {
+		if ms.section >= 0 && level <= ms.sectionLevel {
+			ms.section = -1
+		}
+		if ms.inList && level <= ms.listLevel {
+			ms.inList = false
+		}
+		if strings.EqualFold(strings.Trim(text, " \t*_:"), "milestones") {
+			ms.inList, ms.listLevel = true, level
+			return true
+		}
+		if level == 1 {
+			return false // the document's title, not a milestone
+		}
+		if m, ok := parseMilestone(text, false); ok {
+			i := ms.add(m, l)
+			ms.section, ms.sectionLevel = i, level
+			return true
+		}
+		return false
+	}
+	if i := indexFold(l.text, "<summary"); i >= 0 {
+		t := l.text[i:]
+		if j := strings.IndexByte(t, '>'); j >= 0 {
+			t = t[j+1:]
+		}
+		if j := indexFold(t, "</summary"); j >= 0 {
+			t = t[:j]
+		}
+		if m, ok := parseMilestone(t, false); ok {
+			m.Collapsed = l.collapsed
+			ms.details = ms.add(m, l)
+			return true
+		}
+		return false
+	}
+	if ms.inList {
+		if _, _, ok := matchChecklist(l.text); ok {
+			return false
+		}
+		t := strings.TrimSpace(l.text)
+		if len(t) > 2 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ' {
+			if m, ok := parseMilestone(t[2:], true); ok {
+				ms.add(m, l)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// add records m, merging it with a milestone of the same key named earlier (the list entry and
+// the heading of one milestone), and returns its index.
+func (ms *milestones) add(m Milestone, l mdLine) int {
+	m.Line = l.num
+	if m.Status != StatusUnknown {
+		m.StatusLine, m.StatusText = l.num, strings.TrimSpace(l.text)
+	}
+	for i, o := range ms.list {
+		if o.key != m.key {
+			continue
+		}
+		if o.Status == StatusUnknown && m.Status != StatusUnknown {
+			o.Status, o.StatusLine, o.StatusText = m.Status, m.StatusLine, m.StatusText
+		}
+		if o.First.IsZero() {
+			o.First, o.Last = m.First, m.Last
+		}
+		o.Collapsed = o.Collapsed || m.Collapsed
+		return i
+	}
+	ms.list = append(ms.list, &m)
+	return len(ms.list) - 1
+}
+
+// finish settles each milestone's status: a milestone GSD collapsed is shipped unless its
+// text says otherwise.
+func (ms *milestones) finish() []Milestone {
+	out := make([]Milestone, len(ms.list))
+	for i, m := range ms.list {
+		if m.Status == StatusUnknown && m.Collapsed {
+			m.Status, m.StatusLine = StatusComplete, m.Line
+		}
+		out[i] = *m
+	}
+	return out
+}
+
+// headingLevel is matchHeading with the heading's level.
+func headingLevel(s string) (string, int, bool) {
+	text, ok := matchHeading(s)
+	if !ok {
+		return "", 0, false
+	}
+	t := strings.TrimLeft(s, " \t")
+	return text, len(t) - len(strings.TrimLeft(t, "#")), true
+}
+
+// parseMilestone reads a milestone from a heading, a <summary> or (inList) a bullet of the
+// "## Milestones" list: "🚧 **v1.9.0 Polish** — Phases 54-59 (in progress)", "Milestone 2:
+// Production v1.0 (Phases 11-17) -- in progress", "✅ v1.0 MVP (Phases 1-4) — SHIPPED".
+// Outside the list, text that names neither a milestone nor a version is not one.
+func parseMilestone(text string, inList bool) (Milestone, bool) {
+	if phaseWordEnd(text) >= 0 {
+		return Milestone{}, false
+	}
+	var m Milestone
+	switch {
+	case strings.ContainsAny(text, "✅✓✔"):
+		m.Status = StatusComplete
+	case strings.Contains(text, "🚧"):
+		m.Status = StatusInProgress
+	case strings.Contains(text, "📋") || strings.Contains(text, "🔮"):
+		m.Status = StatusPlanned
+	}
+	t := strings.TrimLeftFunc(text, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsNumber(r)) })
+	lower := strings.ToLower(t)
+	named := strings.HasPrefix(lower, "milestone") && !strings.HasPrefix(lower, "milestones")
+	if !named && !hasVersion(lower) && !(inList && m.Status != StatusUnknown) {
+		return Milestone{}, false
+	}
+	if m.Status == StatusUnknown {
+		m.Status = milestoneStatus(lower)
+	}
+	m.First, m.Last = phaseRange(lower)
+	m.Name = cleanName(strings.NewReplacer("**", "", "__", "").Replace(t))
+	m.key = milestoneKey(lower, m.Name)
+	return m, true
+}
+
+// milestoneStatus reads the status words of a milestone's text; the first that occurs wins.
+func milestoneStatus(lower string) Status {
+	best, at := StatusUnknown, len(lower)+1
+	for _, w := range []struct {
+		word   string
+		status Status
+	}{
+		{"in progress", StatusInProgress}, {"in-progress", StatusInProgress},
+		{"shipped", StatusComplete}, {"complete", StatusComplete}, {"released", StatusComplete},
+		{"planned", StatusPlanned}, {"not started", StatusPlanned}, {"upcoming", StatusPlanned},
+	} {
+		if i := strings.Index(lower, w.word); i >= 0 && i < at {
+			best, at = w.status, i
+		}
+	}
+	return best
+}
+
+// phaseRange finds "phases 54-59" (or "phase 5", "phases 11–17", "phases 3 to 6") in lower.
+func phaseRange(lower string) (PhaseNum, PhaseNum) {
+	for i := 0; i < len(lower); {
+		j := strings.Index(lower[i:], "phase")
+		if j < 0 {
+			break
+		}
+		pos := i + j
+		k := pos + len("phase")
+		i = k
+		if pos > 0 && isLetter(lower[pos-1]) {
+			continue
+		}
+		if k < len(lower) && lower[k] == 's' {
+			k++
+		}
+		k = skipSpace(lower, k)
+		first, rest, ok := parsePhasePrefix(strings.ToUpper(lower[k:]))
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		for _, sep := range []string{"-", "–", "—", "TO ", "THROUGH "} {
+			if r, ok := strings.CutPrefix(rest, sep); ok {
+				if last, _, ok := parsePhasePrefix(strings.TrimLeft(r, " \t")); ok {
+					return first, last
+				}
+			}
+		}
+		return first, PhaseNum{}
+	}
+	return PhaseNum{}, PhaseNum{}
+}
+
+// milestoneKey is what identifies a milestone across the places that name it: "milestone 2",
+// else its version ("v1.9.0"), else its name.
+func milestoneKey(lower, name string) string {
+	if rest, ok := strings.CutPrefix(lower, "milestone"); ok {
+		f := strings.Fields(strings.TrimLeft(rest, " \t:"))
+		if len(f) > 0 {
+			return "milestone " + strings.Trim(f[0], ":.,")
+		}
+	}
+	for i := 0; i+1 < len(lower); i++ {
+		if lower[i] == 'v' && isDigit(lower[i+1]) && (i == 0 || !isLetter(lower[i-1])) {
+			j := i + 1
+			for j < len(lower) && (isDigit(lower[j]) || lower[j] == '.' && j+1 < len(lower) && isDigit(lower[j+1])) {
+				j++
+			}
+			return lower[i:j]
+		}
+	}
+	return strings.ToLower(name)
+}

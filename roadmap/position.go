@@ -1,0 +1,487 @@
+package roadmap
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// Position is where a project stands: the one decision every gsd command asks for. Locate
+// makes it from ROADMAP.md, STATE.md and the phase directories together, and records the
+// evidence (file and line) each part of it rests on.
+type Position struct {
+	Scope       string     // "root", or "workstream:NAME"
+	PlanningDir string     // ".planning" or ".planning/workstreams/NAME"
+	Roadmap     *Roadmap   // nil without a ROADMAP.md
+	Milestone   *Milestone // the current milestone; nil when the roadmap names none
+	// Phases are the current milestone's phases in the roadmap's listed order (every phase the
+	// roadmap lists when it names no milestone; the phase directories when there is no roadmap).
+	Phases   []Entry
+	Declared Declared // what STATE.md says
+
+	Phase         *Phase // the current phase with its plans; nil when the milestone is finished
+	Active        *Plan  // the current phase's first plan without its SUMMARY
+	NeedsPlanning bool   // the current phase has no plan file yet (not the same as done)
+	Rule          Rule   // which rule chose the phase
+	Evidence      []Evidence
+}
+
+// Rule names the rule of the position model that chose the current phase.
+type Rule string
+
+// The rules, in the order they are tried.
+const (
+	RuleState         Rule = "state"          // STATE.md's phase, unfinished on disk
+	RuleAfterFinished Rule = "after-finished" // the next unfinished phase after STATE.md's finished one, in listed order
+	RuleInProgress    Rule = "in-progress"    // the first unfinished phase the roadmap marks in progress
+	RuleFirstOpen     Rule = "first-open"     // the first unfinished phase of the milestone, in listed order
+	RuleFinished      Rule = "finished"       // none: every phase of the milestone is finished
+)
+
+// Evidence is one fact a decision rests on, with where it was read.
+type Evidence struct {
+	Decision string `json:"decision"` // "scope", "milestone", "phase" or "plan"
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Says     string `json:"says"`
+}
+
+// String renders the evidence as "file:line: decision: says".
+func (e Evidence) String() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if loc == "" {
+		return e.Decision + ": " + e.Says
+	}
+	return loc + ": " + e.Decision + ": " + e.Says
+}
+
+// Locate decides where the project in planningDir stands. It reads ROADMAP.md and STATE.md,
+// lists the phases directory once, and lists only the phase directories the decision needs
+// (the current phase, and the phases it passes over), so it stays cheap on a project with
+// hundreds of finished phases. Unreadable files are errors; files that do not add up are not.
+func Locate(fsys fs.FS, planningDir string) (*Position, error) {
+	rm, err := ReadRoadmap(fsys, planningDir)
+	if err != nil {
+		return nil, err
+	}
+	decl, err := ReadDeclared(fsys, planningDir)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := newDirIndex(fsys, planningDir)
+	if err != nil {
+		return nil, err
+	}
+	return decide(rm, decl, idx)
+}
+
+// ScopeOf names the scope of a planning directory: "root" or "workstream:NAME".
+func ScopeOf(planningDir string) string {
+	if ws, ok := strings.CutPrefix(planningDir, ".planning/workstreams/"); ok {
+		return "workstream:" + ws
+	}
+	return "root"
+}
+
+// decide applies the position model's rules (design: "Where a project stands") to what the
+// roadmap, STATE.md and the directories say. It is the only place the current phase is decided.
+func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
+	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
+	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
+	if p.Scope != "root" {
+		p.evidence("scope", "", 0, "workstream "+strings.TrimPrefix(p.Scope, "workstream:")+" (its own ROADMAP.md and STATE.md)")
+	}
+
+	// The current milestone and its phases.
+	if m := rm.currentMilestone(); m >= 0 {
+		p.Milestone = &rm.Milestones[m]
+		line := p.Milestone.StatusLine
+		if line == 0 {
+			line = p.Milestone.Line
+		}
+		says := fmt.Sprintf("%s (%s)", p.Milestone.Name, p.Milestone.Status)
+		if p.Milestone.StatusText != "" {
+			says = p.Milestone.StatusText
+		}
+		p.evidence("milestone", rmPath, line, says)
+		p.Phases = rm.Listed(m)
+		// Phases no milestone claims belong to the current one: a roadmap's milestone
+		// structure is often only partly written down.
+		for _, e := range rm.Listed(-1) {
+			if e.Milestone < 0 {
+				p.Phases = append(p.Phases, e)
+			}
+		}
+	} else if rm != nil && len(rm.Phases) > 0 {
+		p.Phases = rm.Listed(-1)
+	} else {
+		for _, d := range idx.phases {
+			p.Phases = append(p.Phases, Entry{Num: d.Num, Name: d.Name, Milestone: -1})
+		}
+	}
+
+	inMilestone := func(n PhaseNum) int {
+		return slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(n) })
+	}
+	choose := func(i int, rule Rule) error {
+		e := p.Phases[i]
+		ph, err := idx.phase(e.Num)
+		if err != nil {
+			return err
+		}
+		if e.Name != "" {
+			ph.Name = e.Name
+		}
+		p.Phase, p.Rule = &ph, rule
+		for _, pl := range ph.Plans {
+			if !pl.Done() {
+				p.Active = &pl
+				p.evidence("plan", pl.Path, 0, fmt.Sprintf("the first plan of phase %s without its SUMMARY", e.Num))
+				return nil
+			}
+		}
+		p.NeedsPlanning = true
+		where, line := ph.Dir, 0
+		if where == "" {
+			where, line = rmPath, e.Line
+		}
+		p.evidence("plan", where, line, fmt.Sprintf("phase %s has no plan file yet: it needs planning", e.Num))
+		return nil
+	}
+	statePath := path.Join(idx.planningDir, "STATE.md")
+
+	// a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk;
+	// b. after it, when it is finished, the next unfinished phase in listed order.
+	if n, ok := decl.Num(); ok {
+		i := inMilestone(n)
+		switch {
+		case i < 0:
+			p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("names phase %s, which is not a phase of the current milestone; not followed", n))
+		default:
+			done, why, err := idx.finished(p.Phases[i])
+			if err != nil {
+				return nil, err
+			}
+			if !done {
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n))
+				return p, choose(i, RuleState)
+			}
+			for j := i + 1; j < len(p.Phases); j++ {
+				closed, err := idx.closed(p.Phases[j])
+				if err != nil {
+					return nil, err
+				}
+				if !closed {
+					p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
+					p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
+					return p, choose(j, RuleAfterFinished)
+				}
+			}
+		}
+	}
+
+	// c. the first unfinished phase the roadmap marks in progress; d. the first unfinished one.
+	for _, rule := range []Rule{RuleInProgress, RuleFirstOpen} {
+		for i, e := range p.Phases {
+			if rule == RuleInProgress && e.Status != StatusInProgress {
+				continue
+			}
+			closed, err := idx.closed(e)
+			if err != nil {
+				return nil, err
+			}
+			if closed {
+				continue
+			}
+			says := fmt.Sprintf("phase %s is the first unfinished phase in the roadmap's order", e.Num)
+			if rule == RuleInProgress {
+				says = fmt.Sprintf("phase %s is marked in progress and is unfinished", e.Num)
+			}
+			if e.Line == 0 {
+				p.evidence("phase", path.Join(idx.planningDir, "phases"), 0, says)
+			} else {
+				p.evidence("phase", rmPath, e.Line, says)
+			}
+			return p, choose(i, rule)
+		}
+	}
+	p.Rule = RuleFinished
+	p.evidence("phase", rmPath, 0, "every phase of the milestone is finished")
+	return p, nil
+}
+
+func (p *Position) evidence(decision, file string, line int, says string) {
+	p.Evidence = append(p.Evidence, Evidence{Decision: decision, File: file, Line: line, Says: says})
+}
+
+// currentMilestone picks the milestone work is in: the first one marked in progress; else the
+// first not shipped; else (every one shipped, work inserted afterwards) the last. Only
+// milestones with phases count. -1 when the roadmap names none.
+func (r *Roadmap) currentMilestone() int {
+	if r == nil {
+		return -1
+	}
+	last := -1
+	for i := range r.Milestones {
+		if len(r.Milestones[i].Phases) > 0 && r.Milestones[i].Status == StatusInProgress {
+			return i
+		}
+	}
+	for i := range r.Milestones {
+		if len(r.Milestones[i].Phases) == 0 {
+			continue
+		}
+		if !r.Milestones[i].Shipped() {
+			return i
+		}
+		last = i
+	}
+	return last
+}
+
+// dirIndex finds phase directories by number: under phases/, and under milestones/*-phases/
+// where GSD archives (and some projects keep) a milestone's phases. It lists each directory at
+// most once.
+type dirIndex struct {
+	fsys        fs.FS
+	planningDir string
+	phases      []Phase // phases/, in numeric order
+	archived    []Phase // milestones/*-phases/, listed when first needed
+	listedArch  bool
+	byNum       map[string]*phaseEntry
+	byDir       map[string]*dirScan
+}
+
+// phaseEntry is what the directories of one phase number hold.
+type phaseEntry struct {
+	Phase
+	dirs      []string // the directories of that number (entries that are files left out)
+	withPlans []string // those holding plans
+	summary   string   // a phase-level SUMMARY no phase-level plan claims
+}
+
+// dirScan is one directory's plans, and its phase-level SUMMARY (see scanPlans).
+type dirScan struct {
+	plans   []Plan
+	summary string
+	isDir   bool
+}
+
+func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
+	dirs, err := PhaseDirs(fsys, planningDir)
+	if err != nil {
+		return nil, err
+	}
+	return &dirIndex{fsys: fsys, planningDir: planningDir, phases: dirs,
+		byNum: map[string]*phaseEntry{}, byDir: map[string]*dirScan{}}, nil
+}
+
+// scan lists one phase directory, once.
+func (d *dirIndex) scan(dir string) (*dirScan, error) {
+	if sc, ok := d.byDir[dir]; ok {
+		return sc, nil
+	}
+	plans, summary, err := scanPlans(d.fsys, dir)
+	sc := &dirScan{plans: plans, summary: summary, isDir: true}
+	if errors.Is(err, errNotDir) {
+		sc.isDir, err = false, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.byDir[dir] = sc
+	return sc, nil
+}
+
+// phase returns phase n with its plans: every directory of that number is scanned (a
+// .gitkeep-only or CONTEXT-only directory beside the real one adds nothing), Dir is the first
+// holding plans. Dir is "" when the phase has no directory.
+func (d *dirIndex) phase(n PhaseNum) (Phase, error) {
+	e, err := d.entry(n)
+	if err != nil {
+		return Phase{Num: n}, err
+	}
+	return e.Phase, nil
+}
+
+func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
+	if e, ok := d.byNum[n.String()]; ok {
+		return e, nil
+	}
+	e := &phaseEntry{Phase: Phase{Num: n}}
+	dirs := numbered(d.phases, n)
+	if len(dirs) == 0 {
+		if err := d.listArchived(); err != nil {
+			return nil, err
+		}
+		dirs = numbered(d.archived, n)
+	}
+	for _, dir := range dirs {
+		sc, err := d.scan(dir.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if !sc.isDir {
+			continue
+		}
+		e.dirs = append(e.dirs, dir.Dir)
+		if e.Dir == "" || len(e.Plans) == 0 && len(sc.plans) > 0 {
+			e.Dir, e.Name = dir.Dir, dir.Name
+		}
+		if len(sc.plans) > 0 {
+			e.withPlans = append(e.withPlans, dir.Dir)
+		}
+		if e.summary == "" {
+			e.summary = sc.summary
+		}
+		e.Plans = append(e.Plans, sc.plans...)
+	}
+	d.byNum[n.String()] = e
+	return e, nil
+}
+
+// finished reports whether phase e is closed: every plan has its SUMMARY (the disk beats any
+// claim), or, with no plan on disk, the roadmap calls it complete or deferred. why says so.
+func (d *dirIndex) finished(e Entry) (bool, string, error) {
+	ph, err := d.phase(e.Num)
+	if err != nil {
+		return false, "", err
+	}
+	if len(ph.Plans) > 0 {
+		for _, pl := range ph.Plans {
+			if !pl.Done() {
+				return false, "", nil
+			}
+		}
+		return true, fmt.Sprintf("every plan of phase %s has its SUMMARY", e.Num), nil
+	}
+	switch e.Status {
+	case StatusComplete:
+		return true, fmt.Sprintf("the roadmap calls phase %s complete", e.Num), nil
+	case StatusDeferred:
+		return true, fmt.Sprintf("the roadmap defers phase %s", e.Num), nil
+	}
+	return false, "", nil
+}
+
+// closed reports whether phase e is out of the running for the current phase after STATE.md's
+// own: the roadmap calls it complete or deferred (its directory is not even listed: a
+// long-finished phase often keeps a plan that was folded into another, and progress --check
+// reports that contradiction), or it is finished on disk.
+func (d *dirIndex) closed(e Entry) (bool, error) {
+	if e.Status == StatusComplete || e.Status == StatusDeferred {
+		return true, nil
+	}
+	done, _, err := d.finished(e)
+	return done, err
+}
+
+// listArchived lists milestones/*-phases/ once.
+func (d *dirIndex) listArchived() error {
+	if d.listedArch {
+		return nil
+	}
+	d.listedArch = true
+	dirs, err := ArchivedPhaseDirs(d.fsys, d.planningDir)
+	d.archived = dirs
+	return err
+}
+
+// ArchivedPhaseDirs lists the phase directories under <planningDir>/milestones/*-phases/
+// ("milestones/v1.7-phases/54-polish"), in numeric order.
+func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
+	root := path.Join(planningDir, "milestones")
+	ents, err := fs.ReadDir(fsys, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Phase
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-phases") {
+			continue
+		}
+		sub, err := phaseDirsIn(fsys, path.Join(root, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub...)
+	}
+	slices.SortStableFunc(out, func(a, b Phase) int { return a.Num.Compare(b.Num) })
+	return out, nil
+}
+
+func numbered(dirs []Phase, n PhaseNum) []Phase {
+	var out []Phase
+	for _, d := range dirs {
+		if d.Num.Equal(n) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// CountPlanFiles counts every plan file of the project and how many have their SUMMARY: the
+// phases of the root and of every workstream, archived milestones' phases included. The
+// directories Load already listed are not listed again.
+func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
+	dirs := []string{".planning"}
+	ws, err := listDir(fsys, ".planning/workstreams")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+		return 0, 0, err
+	}
+	for _, e := range ws {
+		if !e.known || e.dir {
+			dirs = append(dirs, path.Join(".planning/workstreams", e.name))
+		}
+	}
+	for _, d := range dirs {
+		idx := p.idx
+		if d != p.PlanningDir {
+			if idx, err = newDirIndex(fsys, d); err != nil {
+				return 0, 0, err
+			}
+		}
+		if err := idx.listArchived(); err != nil {
+			return 0, 0, err
+		}
+		for _, ph := range append(slices.Clip(idx.phases), idx.archived...) {
+			sc, err := idx.scan(ph.Dir)
+			if err != nil {
+				return 0, 0, err
+			}
+			for _, pl := range sc.plans {
+				files++
+				if pl.Done() {
+					done++
+				}
+			}
+		}
+	}
+	return files, done, nil
+}
+
+// PhaseOf is the N of STATE.md's "Phase: 3 of N": the current milestone's last whole-numbered
+// phase (GSD counts neither decimal insertions nor lettered series); 0 when it has none.
+func (p *Position) PhaseOf() int {
+	n := 0
+	if p.Milestone != nil {
+		if v, ok := p.Milestone.Last.Int(); ok {
+			n = v
+		}
+	}
+	for _, e := range p.Phases {
+		if v, ok := e.Num.Int(); ok && v > n {
+			n = v
+		}
+	}
+	return n
+}
