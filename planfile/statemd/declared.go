@@ -8,10 +8,11 @@ import (
 type Declared struct {
 	Phase     string `json:"phase"` // the phase token as written ("07", "12.3.1", "E73"), "" when none
 	PhaseLine int    `json:"phaseLine"`
-	PhaseOf   int    `json:"phaseOf"`  // "9 of 9" -> 9; 0 unknown
-	Complete  bool   `json:"complete"` // the Phase or Status line says the phase is complete
-	Paused    string `json:"paused"`   // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
-	Next      string `json:"next"`     // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
+	PhaseText string `json:"phaseText"` // that line, trimmed, as evidence
+	PhaseOf   int    `json:"phaseOf"`   // "9 of 9" -> 9; 0 unknown
+	Complete  bool   `json:"complete"`  // the Phase or Status line says the phase is complete
+	Paused    string `json:"paused"`    // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
+	Next      string `json:"next"`      // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
 	NextLine  int    `json:"nextLine"`
 	Percent   int    `json:"percent"` // the Progress line's NN%, -1 when it has none
 	// PercentLine is the Progress line's, 0 when there is none.
@@ -25,7 +26,7 @@ func (d *Doc) Declared() Declared {
 	dec := Declared{Percent: -1}
 	if i, v, ok := d.frontmatterKey("current_phase"); ok {
 		if tok, _, _ := phaseToken(v); tok != "" {
-			dec.Phase, dec.PhaseLine = tok, i+1
+			dec.Phase, dec.PhaseLine, dec.PhaseText = tok, i+1, strings.TrimSpace(d.lines[i].text)
 		}
 	}
 	agrees := true // the Phase line is about the declared phase
@@ -33,7 +34,7 @@ func (d *Doc) Declared() Declared {
 		_, _, v, _ := fieldAt(d.lines[i].text)
 		tok, _, end := phaseToken(v)
 		if dec.Phase == "" && tok != "" {
-			dec.Phase, dec.PhaseLine = tok, i+1
+			dec.Phase, dec.PhaseLine, dec.PhaseText = tok, i+1, strings.TrimSpace(strings.TrimPrefix(d.lines[i].text, "\ufeff"))
 		}
 		if tok != "" && !samePhase(tok, dec.Phase) {
 			// The frontmatter names another phase: this line's words are about that one.

@@ -1,6 +1,9 @@
 package statemd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDeclared reads where work is from STATE.md files shaped like real ones.
 func TestDeclared(t *testing.T) {
@@ -91,7 +94,16 @@ func TestDeclared(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Parse([]byte(tt.in)).Declared(); got != tt.want {
+			got := Parse([]byte(tt.in)).Declared()
+			if got.PhaseLine > 0 {
+				// The evidence is the declaring line, trimmed.
+				line := strings.Split(strings.TrimPrefix(tt.in, "\ufeff"), "\n")[got.PhaseLine-1]
+				if want := strings.TrimSpace(line); got.PhaseText != want {
+					t.Errorf("PhaseText = %q, want %q", got.PhaseText, want)
+				}
+				got.PhaseText = ""
+			}
+			if got != tt.want {
 				t.Errorf("Declared() =\n%+v\nwant\n%+v", got, tt.want)
 			}
 		})
