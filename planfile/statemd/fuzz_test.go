@@ -48,6 +48,10 @@ func FuzzRewrite(f *testing.F) {
 			v.PhaseName = "Name"
 		}
 
+		before := Parse(src).Declared()
+		if before.PhaseLine > 0 && before.Phase == "" || before.Percent < -1 {
+			t.Fatalf("Declared() = %+v", before)
+		}
 		out, changes := Rewrite(src, v)
 		if (len(changes) == 0) != bytes.Equal(out, src) {
 			t.Fatalf("%d changes, output unchanged %v", len(changes), bytes.Equal(out, src))
