@@ -9,7 +9,7 @@ import (
 )
 
 func (a *app) newStateCmd() *cobra.Command {
-	var write, check bool
+	var write, check, dryRun bool
 	c := &cobra.Command{
 		Use:   "state",
 		Short: "The position derived from ROADMAP.md and the disk, and whether STATE.md agrees",
@@ -19,9 +19,12 @@ STATE.md agrees.
 
 With --write, STATE.md's Phase, Plan, Status and Progress lines (and the progress numbers of its
 frontmatter) are rewritten; every other byte stays. A missing STATE.md is created. While writing,
-gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side.`,
+gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side. A line is only
+replaced by a better-informed one: a Phase line naming the current phase stays as written.
+With --dry-run, the diff --write would apply is printed and nothing is written.`,
 		Example: `  gsd state
   gsd state --write
+  gsd state --dry-run      # the diff --write would apply
   gsd state --check        # exit 1 when STATE.md is out of date`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -35,10 +38,14 @@ gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side.`,
 			var (
 				sp      *hydrate.StatePosition
 				written bool
+				diff    []byte
 			)
-			if write {
+			switch {
+			case dryRun:
+				sp, diff, err = env.StateDiff()
+			case write:
 				sp, written, err = env.WriteState()
-			} else {
+			default:
 				sp, err = env.State()
 			}
 			if err != nil {
@@ -48,8 +55,11 @@ gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side.`,
 				err = a.printJSON(struct {
 					SchemaVersion int `json:"schemaVersion"`
 					*hydrate.StatePosition
-					Written bool `json:"written"`
-				}{SchemaVersion, sp, written})
+					Written bool   `json:"written"`
+					Diff    string `json:"diff,omitempty"`
+				}{SchemaVersion, sp, written, string(diff)})
+			} else if dryRun {
+				a.printStateDiff(sp, diff)
 			} else {
 				a.printState(sp, write, written)
 			}
@@ -62,7 +72,16 @@ gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side.`,
 	f := c.Flags()
 	f.BoolVar(&write, "write", false, "rewrite STATE.md's Current Position (create STATE.md if missing)")
 	f.BoolVar(&check, "check", false, "exit 1 when STATE.md is missing or out of date")
+	f.BoolVar(&dryRun, "dry-run", false, "print the diff --write would apply; write nothing")
 	return c
+}
+
+func (a *app) printStateDiff(sp *hydrate.StatePosition, diff []byte) {
+	if len(diff) == 0 {
+		fmt.Fprintf(a.stdout, "%s: already up to date\n", sp.Path)
+		return
+	}
+	a.stdout.Write(diff)
 }
 
 func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {

@@ -1,0 +1,140 @@
+package statemd
+
+import (
+	"strings"
+)
+
+// Declared is what STATE.md says about where work is. Each Line is 1-based, 0 when absent.
+type Declared struct {
+	Phase     string `json:"phase"` // the phase token as written ("07", "12.3.1", "E73"), "" when none
+	PhaseLine int    `json:"phaseLine"`
+	PhaseText string `json:"phaseText"` // that line, trimmed, as evidence
+	PhaseOf   int    `json:"phaseOf"`   // "9 of 9" -> 9; 0 unknown
+	Complete  bool   `json:"complete"`  // the Phase or Status line says the phase is complete
+	Paused    string `json:"paused"`    // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
+	Next      string `json:"next"`      // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
+	NextLine  int    `json:"nextLine"`
+	Percent   int    `json:"percent"` // the Progress line's NN%, -1 when it has none
+	// PercentLine is the Progress line's, 0 when there is none.
+	PercentLine int `json:"percentLine"`
+}
+
+// Declared reads the phase from, in this order, the frontmatter's current_phase, the Current
+// Position's Phase line ("Phase: 9 of 9 (Name)", "**Current Phase:** Phase 1 — Name") or,
+// without that section, a Phase line before the first "## " section.
+func (d *Doc) Declared() Declared {
+	dec := Declared{Percent: -1}
+	if i, v, ok := d.frontmatterKey("current_phase"); ok {
+		if tok, _, _ := phaseToken(v); tok != "" {
+			dec.Phase, dec.PhaseLine, dec.PhaseText = tok, i+1, strings.TrimSpace(d.lines[i].text)
+		}
+	}
+	agrees := true // the Phase line is about the declared phase
+	if i, ok := d.field["Phase"]; ok {
+		_, _, v, _ := fieldAt(d.lines[i].text)
+		tok, _, end := phaseToken(v)
+		if dec.Phase == "" && tok != "" {
+			dec.Phase, dec.PhaseLine, dec.PhaseText = tok, i+1, strings.TrimSpace(strings.TrimPrefix(d.lines[i].text, "\ufeff"))
+		}
+		if tok != "" && !samePhase(tok, dec.Phase) {
+			// The frontmatter names another phase: this line's words are about that one.
+			agrees = false
+		} else {
+			if n, _, _ := ofCount(v, end); n > 0 {
+				dec.PhaseOf = n
+			}
+			dec.Complete = phaseSaysComplete(v[end:])
+			dec.Paused = paused(v)
+		}
+	}
+	if i, ok := d.field["Status"]; ok && agrees {
+		_, _, v, _ := fieldAt(d.lines[i].text)
+		dec.Complete = dec.Complete || statusSaysComplete(v)
+		if dec.Paused == "" {
+			dec.Paused = paused(v)
+		}
+	}
+	if i, ok := d.field["Progress"]; ok {
+		_, _, v, _ := fieldAt(d.lines[i].text)
+		dec.PercentLine = i + 1
+		if n, _, _, ok := percentSpan(v); ok {
+			dec.Percent = n
+		}
+	}
+	dec.Next, dec.NextLine = d.next()
+	return dec
+}
+
+// frontmatterKey finds a top-level key of the frontmatter: its line index and value.
+func (d *Doc) frontmatterKey(key string) (int, string, bool) {
+	for i := 1; i < d.fmEnd; i++ {
+		if v, ok := strings.CutPrefix(d.lines[i].text, key+":"); ok {
+			return i, strings.TrimSpace(v), true
+		}
+	}
+	return 0, "", false
+}
+
+var (
+	completeRe = lazyRegexp(`(?i)\bcomplete(d)?\b`)
+	planWordRe = lazyRegexp(`(?i)\b(plan|task)s?\b`)
+	parensRe   = lazyRegexp(`\([^()]*\)`)
+	// statusCompleteRe: "complete", "✓ Complete", "Phase complete", "Phase 8 Complete — ...".
+	statusCompleteRe = lazyRegexp(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
+	pausedRe         = lazyRegexp(`(?i)\bpaused\b`)
+	// nextPhaseRe: "/gsd:plan-phase 15", "`/gsd-execute-phase 05-name`", or a value starting
+	// "Phase 15".
+	nextPhaseRe = lazyRegexp(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
+)
+
+// phaseSaysComplete reads what follows the phase token of a Phase line ("of 8 (Name) — COMPLETE"):
+// a parenthesised name ("(context complete)") is not a status, nor a plan that is complete.
+func phaseSaysComplete(rest string) bool {
+	rest = parensRe().ReplaceAllString(rest, "")
+	loc := completeRe().FindStringIndex(rest)
+	return loc != nil && !planWordRe().MatchString(rest[:loc[0]])
+}
+
+func statusSaysComplete(v string) bool { return statusCompleteRe().MatchString(v) }
+
+// paused returns a value's wording from "paused" on, without trailing punctuation.
+func paused(v string) string {
+	loc := pausedRe().FindStringIndex(v)
+	if loc == nil {
+		return ""
+	}
+	return strings.TrimRight(v[loc[0]:], " \t.;,)*")
+}
+
+// next finds the phase named by a Next line ("Next: Run /gsd:plan-phase 15", "- **Next action:**
+// `/gsd-execute-phase 05-...`"): in the Current Position fields first, then the Session
+// Continuity section, then anywhere.
+func (d *Doc) next() (string, int) {
+	body := 0
+	if d.fmEnd > 0 {
+		body = d.fmEnd + 1
+	}
+	regions := [][2]int{{d.start, d.end}}
+	for i := body; i < len(d.lines); i++ {
+		if lv, title := d.headingAt(i); lv > 0 && strings.EqualFold(title, "Session Continuity") {
+			regions = append(regions, [2]int{i + 1, d.sectionEnd(i)})
+			break
+		}
+	}
+	regions = append(regions, [2]int{body, len(d.lines)})
+	for _, r := range regions {
+		for i := r[0]; i < r[1]; i++ {
+			if d.fenced[i] {
+				continue
+			}
+			name, _, v, ok := splitLabel(d.lines[i].text)
+			if !ok || !strings.HasPrefix(strings.ToLower(name), "next") {
+				continue
+			}
+			if m := nextPhaseRe().FindStringSubmatch(v); m != nil {
+				return m[1], i + 1
+			}
+		}
+	}
+	return "", 0
+}

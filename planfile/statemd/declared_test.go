@@ -1,0 +1,111 @@
+package statemd
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDeclared reads where work is from STATE.md files shaped like real ones.
+func TestDeclared(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Declared
+	}{
+		{
+			name: "classic block with a performance table after it",
+			in: "# Project State\n\n## Current Position\n\nPhase: 9 of 9 (Wizard Bug Fixes)\nPlan: 2 of 3 in current phase\nStatus: In progress\n\n" +
+				"Progress: ████████████████ 97%\n\n## Performance Metrics\n\n| Phase | Plans |\n|---|---|\n| 8. Validation | 1/3 |\n",
+			want: Declared{Phase: "9", PhaseLine: 5, PhaseOf: 9, Percent: 97, PercentLine: 9},
+		},
+		{
+			name: "phase complete, next phase named in Session Continuity, progress without percent",
+			in: "## Current Position\n\nPhase: 14 (User-to-User Sharing)\nPlan: 6 of 6\nStatus: Phase complete\n\nProgress: [#####] (M1 complete, M2 Phase 12 complete\n\n" +
+				"## Decisions\n\n- Next: plan-phase 13 was skipped\n\n## Session Continuity\n\nLast session: 2026-02-21\nNext: Run /gsd:discuss-phase 15 or /gsd:plan-phase 15 for Link Sharing.\n",
+			want: Declared{Phase: "14", PhaseLine: 3, Complete: true, Next: "15", NextLine: 16, Percent: -1, PercentLine: 7},
+		},
+		{
+			name: "COMPLETE after the name",
+			in:   "## Current Position\n\nPhase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete — README ready\n",
+			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, Percent: -1},
+		},
+		{
+			name: "zero-padded phase, COMPLETE and a parenthesis",
+			in:   "---\nstatus: completed\n---\n\n# Project State\n\n## Current Position\n\nPhase: 04 — COMPLETE (verified PASS 4/4 success criteria)\nPlan: 7 of 7\nStatus: complete\n\nProgress: [████████░░] 80%\n",
+			want: Declared{Phase: "04", PhaseLine: 9, Complete: true, Percent: 80, PercentLine: 13},
+		},
+		{
+			name: "frontmatter current_phase first; a name saying 'context complete' is not a status",
+			in: "---\ngsd_state_version: 1.0\ncurrent_phase: Phase 1 — Viz Site MVP (context complete)\nstatus: executing\n---\n\n# Project State\n\n## Current Position\n\n" +
+				"**Status:** Ready to execute\n**Current Phase:** Phase 1 — Viz Site MVP (context complete)\n",
+			want: Declared{Phase: "1", PhaseLine: 3, Percent: -1},
+		},
+		{
+			name: "paused",
+			in:   "## Current Position\n\nPhase: 07 of 12 (Sync Engine) — PAUSED at Plan 01 Task 4\nPlan: 1 of 3 in current phase\nStatus: In progress\n",
+			want: Declared{Phase: "07", PhaseLine: 3, PhaseOf: 12, Paused: "PAUSED at Plan 01 Task 4", Percent: -1},
+		},
+		{
+			name: "paused on the Status line",
+			in:   "## Current Position\n\n**Phase:** 12.3.1\n**Status:** Paused (waiting on the API team).\n",
+			want: Declared{Phase: "12.3.1", PhaseLine: 3, Paused: "Paused (waiting on the API team", Percent: -1},
+		},
+		{
+			name: "prose block, a fenced overview, Next action in a subsection",
+			in: "## Current Position\n\nAll 4 phases complete. Phase 5 planned.\n\n```\n  Phase 1: State Machine [1/1]\nPhase: 3\n```\n\n" +
+				"## Session Continuity\n\n### Last Session\n\n- **Next action:** `/gsd-execute-phase 05-pr-review-feedback-fixes` to execute\n",
+			want: Declared{Next: "05", NextLine: 14, Percent: -1},
+		},
+		{
+			name: "a bold Next naming the phase itself",
+			in:   "## Current Position\n\nPhase: 14 of 17 — COMPLETE\n**Next:** Phase 15 — Link Sharing (needs planning)\n",
+			want: Declared{Phase: "14", PhaseLine: 3, PhaseOf: 17, Complete: true, Next: "15", NextLine: 4, Percent: -1},
+		},
+		{
+			name: "a Next line naming no phase is not one",
+			in:   "## Session Continuity\n\nResume command: done. Next: Generate demo.gif\nNext: Tag the release\n",
+			want: Declared{Percent: -1},
+		},
+		{
+			name: "a status naming a completed plan is not a complete phase",
+			in:   "## Current Position\n\nPhase: 3 of 5 (Import) — plan 2 complete\nStatus: Plan 2 complete, plan 3 next\n",
+			want: Declared{Phase: "3", PhaseLine: 3, PhaseOf: 5, Percent: -1},
+		},
+		{
+			name: "Status says ✓ Complete; a ### subsection stays in the section",
+			in:   "## Current Position\n\n### Now\n\n**Current Phase:** Phase E73 — Hardening\n**Status:** ✓ Complete\n\n## Next\n\nPhase: 74\n",
+			want: Declared{Phase: "E73", PhaseLine: 5, Complete: true, Percent: -1},
+		},
+		{
+			name: "no Current Position section: a Phase line before the first ## section",
+			in:   "# Project State\n\nPhase: 07 (Sync) — PAUSED at Plan 01 Task 4\nStatus: Phase 07 in progress\n\n## Performance\n\n| Phase: | 6 |\nPhase: 6 took 2 hours\n",
+			want: Declared{Phase: "07", PhaseLine: 3, Paused: "PAUSED at Plan 01 Task 4", Percent: -1},
+		},
+		{
+			name: "no phase anywhere it counts",
+			in:   "# Project State\n\n## Performance\n\nPhase: 6 took 2 hours\n",
+			want: Declared{Percent: -1},
+		},
+		{
+			name: "CRLF and a BOM",
+			in:   "\ufeff# State\r\n\r\n## Current Position\r\n\r\nPhase: 2 of 4 (Two)\r\nStatus: Phase 2 COMPLETE\r\nProgress: 50%",
+			want: Declared{Phase: "2", PhaseLine: 5, PhaseOf: 4, Complete: true, Percent: 50, PercentLine: 7},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Parse([]byte(tt.in)).Declared()
+			if got.PhaseLine > 0 {
+				// The evidence is the declaring line, trimmed.
+				line := strings.Split(strings.TrimPrefix(tt.in, "\ufeff"), "\n")[got.PhaseLine-1]
+				if want := strings.TrimSpace(line); got.PhaseText != want {
+					t.Errorf("PhaseText = %q, want %q", got.PhaseText, want)
+				}
+				got.PhaseText = ""
+			}
+			if got != tt.want {
+				t.Errorf("Declared() =\n%+v\nwant\n%+v", got, tt.want)
+			}
+		})
+	}
+}

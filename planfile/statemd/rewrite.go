@@ -1,0 +1,492 @@
+package statemd
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+// Values are the derived values to write. A zero or unknown field means "not known: leave the
+// line alone".
+type Values struct {
+	Phase      string // the current phase as the roadmap writes it ("7", "12.3.1", "E73"); "" unknown
+	PhaseOf    int    // the last whole-numbered phase ("Phase: 5 of 9"); 0 unknown, and then not written
+	PhaseName  string
+	PlanNumber int // the plan being worked on, 1-based; PlanTotal when every plan is done
+	// PlanDone is how many plans of the phase are complete: older STATE.md prose names the last
+	// plan completed ("Plan: 2 of 3" while 03 is being worked on), which agrees too.
+	PlanDone  int
+	PlanTotal int    // 0: the phase has no plans yet (it needs planning)
+	Status    string // "Ready to plan", "Ready to execute", "In progress", "Phase complete", "Complete"
+
+	Percent      int // the percent of plans complete, scoped as the caller scopes it (GSD: the current milestone)
+	PercentKnown bool
+
+	// The frontmatter's progress map, written only when CountsKnown.
+	TotalPhases, CompletedPhases, TotalPlans, CompletedPlans int
+	CountsKnown                                              bool
+}
+
+// Change is one line that Rewrite changes.
+type Change struct {
+	Field string `json:"field"` // "phase", "plan", "status", "progress" or "frontmatter"
+	Line  int    `json:"line"`  // 1-based line of src replaced, or that an added line goes before (len+1: the end)
+	Old   string `json:"old"`   // the line as it is, without its line ending; "" for an added line
+	New   string `json:"new"`
+}
+
+// PhaseText is the Phase line for v: "Phase: 5 of 9 (Name)"; without PhaseOf, "Phase: 5 (Name)".
+func PhaseText(v Values) string { return "Phase: " + phaseValue(v) }
+
+// PlanText is the Plan line for v: "Plan: 2 of 3 in current phase", or, for a phase without
+// plans, a "needs planning" wording (never "0 of 0").
+func PlanText(v Values) string { return "Plan: " + planValue(v) }
+
+// StatusText is the Status line for v.
+func StatusText(v Values) string {
+	if v.Status == "" {
+		return "Status: unknown"
+	}
+	return "Status: " + v.Status
+}
+
+// ProgressText is the Progress line for v: "Progress: [██████░░░░] 67%".
+func ProgressText(v Values) string {
+	if !v.PercentKnown {
+		return "Progress: unknown"
+	}
+	return "Progress: " + progressValue(v.Percent)
+}
+
+// Bar draws percent as "[████░░░░░░]", width cells wide.
+func Bar(percent, width int) string {
+	percent = min(max(percent, 0), 100)
+	full := percent * width / 100
+	return "[" + strings.Repeat("█", full) + strings.Repeat("░", width-full) + "]"
+}
+
+func phaseValue(v Values) string {
+	if v.Phase == "" {
+		return "none yet"
+	}
+	s := v.Phase
+	if v.PhaseOf > 0 {
+		s += " of " + strconv.Itoa(v.PhaseOf)
+	}
+	if v.PhaseName != "" {
+		s += " (" + v.PhaseName + ")"
+	}
+	return s
+}
+
+const inCurrentPhase = " in current phase"
+
+func planValue(v Values) string {
+	if v.PlanTotal <= 0 {
+		return "Not started (phase needs planning)"
+	}
+	return strconv.Itoa(v.PlanNumber) + " of " + strconv.Itoa(v.PlanTotal) + inCurrentPhase
+}
+
+func progressValue(p int) string { return Bar(p, 10) + " " + strconv.Itoa(p) + "%" }
+
+// rewriter holds a rewrite in progress: lines replaced in place, lines to add at one point.
+type rewriter struct {
+	d       *Doc
+	lines   []line
+	changes []Change
+	add     []line // field lines to add at the insertion point
+}
+
+func (r *rewriter) set(i int, field, text string) {
+	if r.lines[i].text == text {
+		return
+	}
+	r.changes = append(r.changes, Change{Field: field, Line: i + 1, Old: r.lines[i].text, New: text})
+	r.lines[i].text = text
+}
+
+// eol is the file's line ending, from its first line.
+func (d *Doc) eol() string {
+	if len(d.lines) > 0 && d.lines[0].eol != "" {
+		return d.lines[0].eol
+	}
+	return "\n"
+}
+
+// Rewrite returns src with the fields v knows better set, and the lines it changed: Current
+// Position's Phase, Plan, Status and Progress lines and the frontmatter's current_phase and
+// progress numbers. Every other byte, each label as written and each line ending are kept; a
+// missing field is added after the last one present, a missing section is appended. A line is
+// replaced only by a better-informed one:
+//   - a Phase line naming the same phase (compared as numbers: "07" = "7") stays whole, names
+//     and "PAUSED at ..." included; only a wrong " of N" count is corrected;
+//   - Plan and Status lines are rewritten when the phase changes; otherwise a Plan count that
+//     disagrees is corrected and prose is kept; "0 of 0" is never written;
+//   - a Progress line's bar and NN% are redrawn when the percent is known and differs, any text
+//     after them kept; a Progress line without a percent is left alone;
+//   - frontmatter numbers only when the counts are known.
+//
+// STATE.md disagrees with v exactly when changes is not empty; then out != src.
+func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
+	d := Parse(src)
+	r := &rewriter{d: d, lines: slices.Clone(d.lines)}
+	r.frontmatter(v)
+	pos := r.fields(v)
+	if len(r.changes) == 0 {
+		return src, nil
+	}
+	lines := r.lines
+	eol := d.eol()
+	if len(r.add) > 0 {
+		ins := r.add
+		if pos < 0 {
+			pos = len(lines)
+			ins = nil
+		}
+		if pos > 0 && lines[pos-1].eol == "" {
+			lines[pos-1].eol = eol
+			if strings.HasSuffix(lines[pos-1].text, "\r") {
+				lines[pos-1].eol = "\r\n" // a stray CR stays part of the text it ends
+			}
+		}
+		switch {
+		case ins == nil: // no section: append one
+			ins = []line{{"", eol}, {"## Current Position", eol}, {"", eol}}
+			for _, l := range r.add {
+				if strings.HasPrefix(l.text, "Progress:") {
+					ins = append(ins, line{"", eol})
+				}
+				ins = append(ins, l)
+			}
+		case pos < len(lines) && strings.TrimSpace(lines[pos].text) != "":
+			if _, _, _, ok := splitLabel(lines[pos].text); !ok {
+				ins = append(ins, line{"", eol}) // keep prose (or a heading) apart from the fields
+			}
+		}
+		lines = slices.Insert(slices.Clone(lines), pos, ins...)
+		for i := range r.changes {
+			if r.changes[i].Line == -1 {
+				r.changes[i].Line = pos + 1
+			}
+		}
+	}
+	slices.SortStableFunc(r.changes, func(a, b Change) int { return a.Line - b.Line })
+	return join(lines), r.changes
+}
+
+// fields rewrites the Current Position fields and queues the missing ones; it returns where
+// those go (-1: in a new section at the end).
+func (r *rewriter) fields(v Values) int {
+	d := r.d
+	pos := d.insertAt()
+	addField := func(field, text string) {
+		text = d.styled(text, pos)
+		r.add = append(r.add, line{text, d.eol()})
+		r.changes = append(r.changes, Change{Field: field, Line: -1, New: text})
+	}
+	moved := false // the Phase line names another phase (or there is none): Plan and Status follow it
+	if v.Phase != "" {
+		if i, ok := d.field["Phase"]; ok {
+			t := r.lines[i].text
+			_, label, val, _ := fieldAt(t)
+			tok, _, end := phaseToken(val)
+			switch {
+			case tok == "" || !samePhase(tok, v.Phase):
+				r.set(i, "phase", label+phaseValue(v))
+				moved = true
+			case v.PhaseOf > 0:
+				if n, s, e := ofCount(val, end); n >= 0 && n != v.PhaseOf {
+					r.set(i, "phase", t[:len(label)+s]+strconv.Itoa(v.PhaseOf)+t[len(label)+e:])
+				}
+			}
+		} else {
+			moved = true
+			addField("phase", PhaseText(v))
+		}
+		if i, ok := d.field["Plan"]; ok {
+			_, label, val, _ := fieldAt(r.lines[i].text)
+			switch a, b, end, ok := aOfB(val); {
+			case moved:
+				r.set(i, "plan", label+planValue(v))
+			case v.PlanTotal <= 0:
+				// Not known better: a phase without plans keeps whatever its Plan line says.
+			case ok && b == v.PlanTotal && (a == v.PlanNumber || a == v.PlanDone):
+			case ok:
+				rest, found := strings.CutPrefix(val[end:], inCurrentPhase)
+				if !found {
+					rest = "" // "3 of 3 complete" is about the old count
+				}
+				r.set(i, "plan", label+planValue(v)+rest)
+			case placeholder(val):
+				r.set(i, "plan", label+planValue(v))
+			}
+		} else if moved || v.PlanTotal > 0 {
+			addField("plan", PlanText(v))
+		}
+		if moved && v.Status != "" {
+			if i, ok := d.field["Status"]; ok {
+				_, label, _, _ := fieldAt(r.lines[i].text)
+				r.set(i, "status", label+v.Status)
+			} else {
+				addField("status", StatusText(v))
+			}
+		}
+	}
+	if v.PercentKnown {
+		if i, ok := d.field["Progress"]; ok {
+			t := r.lines[i].text
+			_, label, val, _ := fieldAt(t)
+			if n, _, _, ok := percentSpan(val); ok && n != v.Percent {
+				r.set(i, "progress", label+redrawProgress(val, v.Percent))
+			}
+		} else {
+			addField("progress", ProgressText(v))
+		}
+	}
+	return pos
+}
+
+// styled gives a "Name: value" line added at pos the label style of the field it follows (else
+// the first field): "**Plan:** 1 of 6" after "**Status:** Ready", "- Plan: 1 of 6" in a list.
+func (d *Doc) styled(text string, pos int) string {
+	from := -1
+	for _, i := range d.field {
+		if i == pos-1 {
+			from = i
+			break
+		}
+		if from < 0 || i < from {
+			from = i
+		}
+	}
+	if from < 0 {
+		return text
+	}
+	_, label, _, _ := fieldAt(d.lines[from].text)
+	label = strings.TrimPrefix(label, "\ufeff")
+	name, value, _ := strings.Cut(text, ": ")
+	if strings.Contains(label, "**") {
+		text = "**" + name + ":** " + value
+	}
+	if strings.HasPrefix(label, "- ") {
+		text = "- " + text
+	}
+	return text
+}
+
+// insertAt is where missing fields go: after the last field present (Progress aside: GSD
+// writes it apart), else after the heading and the blank line under it; -1 for a new section
+// at the end.
+func (d *Doc) insertAt() int {
+	pos := -1
+	for f, i := range d.field {
+		if f != "Progress" {
+			pos = max(pos, i+1)
+		}
+	}
+	if pos < 0 && d.heading >= 0 {
+		pos = d.heading + 1
+		if pos < d.end && strings.TrimSpace(d.lines[pos].text) == "" {
+			pos++
+		}
+	}
+	if i, ok := d.field["Progress"]; ok && pos < 0 {
+		pos = i
+	}
+	return pos
+}
+
+// placeholder reports whether a Plan value says there is no plan yet ("N/A (no plans yet ...)",
+// "Not started", "—"): a count of real plans is better informed than that, prose is not.
+func placeholder(v string) bool {
+	t := strings.ToLower(strings.TrimSpace(v))
+	if t == "" || strings.Trim(t, "-—–") == "" {
+		return true
+	}
+	for _, p := range []string{"n/a", "none", "not started", "no plan", "tbd", "needs planning", "0 of 0"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// frontmatter sets current_phase and the numbers of the progress map (total_phases,
+// completed_phases, total_plans, completed_plans, percent), wherever they are indented; a
+// trailing comment stays.
+func (r *rewriter) frontmatter(v Values) {
+	d := r.d
+	nums := map[string]int{}
+	if v.CountsKnown {
+		nums["total_phases"], nums["completed_phases"] = v.TotalPhases, v.CompletedPhases
+		nums["total_plans"], nums["completed_plans"] = v.TotalPlans, v.CompletedPlans
+		if v.PercentKnown {
+			nums["percent"] = v.Percent
+		}
+	}
+	inProgress := false
+	for i := 1; i < d.fmEnd; i++ {
+		t := r.lines[i].text
+		trimmed := strings.TrimLeft(t, " \t")
+		if len(trimmed) == len(t) {
+			inProgress = strings.HasPrefix(trimmed, "progress:")
+			if v.Phase != "" && strings.HasPrefix(t, "current_phase:") {
+				r.currentPhase(i, v)
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(trimmed, ":")
+		want, known := nums[key]
+		if !inProgress || !ok || !known {
+			continue
+		}
+		rest := strings.TrimLeft(val, " ")
+		j := 0
+		for j < len(rest) && (rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
+			j++
+		}
+		if got, err := strconv.ParseFloat(rest[:j], 64); err != nil || got == float64(want) {
+			continue // not a number (left to whoever wrote it), or already right
+		}
+		off := len(t) - len(rest)
+		r.set(i, "frontmatter", t[:off]+strconv.Itoa(want)+t[off+j:])
+	}
+}
+
+// currentPhase corrects a frontmatter current_phase that names another phase: a bare token
+// ("07", "\"07\"") is replaced in place; a longer value by "Phase N — Name" in the same quotes.
+func (r *rewriter) currentPhase(i int, v Values) {
+	const key = "current_phase:"
+	t := r.lines[i].text
+	val := t[len(key):]
+	tok, s, e := phaseToken(val)
+	if tok == "" || samePhase(tok, v.Phase) {
+		return // not a phase we can read (null, prose), or already right
+	}
+	if rest := strings.TrimSpace(val[e:]); strings.Trim(rest, "\"'") == "" || strings.HasPrefix(rest, "#") {
+		r.set(i, "frontmatter", t[:len(key)+s]+v.Phase+t[len(key)+e:])
+		return
+	}
+	lead := len(val) - len(strings.TrimLeft(val, " "))
+	q := ""
+	if c := val[lead]; c == '"' || c == '\'' {
+		q = string(c)
+	}
+	nv := "Phase " + v.Phase
+	if v.PhaseName != "" && !strings.ContainsAny(v.PhaseName, ":#\"'\\") {
+		nv += " — " + v.PhaseName
+	}
+	r.set(i, "frontmatter", t[:len(key)+lead]+q+nv+q)
+}
+
+// redrawProgress replaces the NN% of a Progress value and the bar right before it, keeping the
+// bar's width, brackets and glyphs and any text around them.
+func redrawProgress(val string, percent int) string {
+	_, s, e, _ := percentSpan(val)
+	num := strconv.Itoa(percent)
+	bs, be := barBefore(val, s)
+	if bs == be {
+		return val[:s] + num + val[e:]
+	}
+	return val[:bs] + redrawBar(val[bs:be], percent) + val[be:s] + num + val[e:]
+}
+
+const blockGlyphs = "█▓▒░■□▰▱▮▯⬛⬜"
+
+// barBefore finds the bar ending (blanks aside) at byte at: "[##---]" with any glyphs, or a run
+// of block glyphs ("████░░"). bs == be when there is none.
+func barBefore(v string, at int) (bs, be int) {
+	j := at
+	for j > 0 && (v[j-1] == ' ' || v[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && v[j-1] == ']' {
+		k := strings.LastIndexByte(v[:j-1], '[')
+		if k < 0 || k+1 == j-1 {
+			return at, at
+		}
+		for _, c := range v[k+1 : j-1] {
+			if !strings.ContainsRune(blockGlyphs+"#=-. *>", c) {
+				return at, at
+			}
+		}
+		return k, j
+	}
+	k := j
+	for k > 0 {
+		c, size := utf8.DecodeLastRuneInString(v[:k])
+		if !strings.ContainsRune(blockGlyphs, c) {
+			break
+		}
+		k -= size
+	}
+	if k == j {
+		return at, at
+	}
+	return k, j
+}
+
+// barPairs pairs each full glyph with its empty one.
+var barPairs = [][2]rune{{'█', '░'}, {'▓', '░'}, {'■', '□'}, {'▰', '▱'}, {'▮', '▯'}, {'⬛', '⬜'}, {'#', '-'}, {'=', ' '}, {'*', ' '}}
+
+func redrawBar(bar string, percent int) string {
+	open, close := "", ""
+	inner := bar
+	if strings.HasPrefix(bar, "[") {
+		open, close, inner = "[", "]", bar[1:len(bar)-1]
+	}
+	rs := []rune(inner)
+	full, empty := rune(0), rune(0)
+	for _, p := range barPairs {
+		if full == 0 && slices.Contains(rs, p[0]) {
+			full = p[0]
+		}
+	}
+	for _, e := range []rune{'░', '▒', '□', '▱', '▯', '⬜', '-', '.', ' '} {
+		if empty == 0 && slices.Contains(rs, e) {
+			empty = e
+		}
+	}
+	for _, p := range barPairs {
+		if full == 0 && empty == p[1] {
+			full = p[0]
+		}
+		if empty == 0 && full == p[0] {
+			empty = p[1]
+		}
+	}
+	if full == 0 || empty == 0 {
+		full, empty = '█', '░'
+	}
+	n := len(rs) * min(max(percent, 0), 100) / 100
+	return open + strings.Repeat(string(full), n) + strings.Repeat(string(empty), len(rs)-n) + close
+}
+
+// New is a STATE.md in the shape of GSD's template, for a project that has none.
+func New(v Values, now time.Time) []byte {
+	var b strings.Builder
+	b.WriteString("# Project State\n\n")
+	b.WriteString("## Project Reference\n\nSee: .planning/PROJECT.md\n\n")
+	b.WriteString("## Current Position\n\n")
+	b.WriteString(PhaseText(v) + "\n")
+	if v.Phase != "" {
+		b.WriteString(PlanText(v) + "\n")
+	}
+	b.WriteString(StatusText(v) + "\n")
+	b.WriteString("Last activity: " + now.UTC().Format("2006-01-02") + " — STATE.md reconstructed by gsd state --write\n\n")
+	if v.PercentKnown {
+		b.WriteString(ProgressText(v) + "\n\n")
+	}
+	b.WriteString("## Session Continuity\n\nLast session: " + now.UTC().Format("2006-01-02 15:04") + "\nStopped at: unknown\nResume file: None\n")
+	return []byte(b.String())
+}
+
+// Diff is the unified diff from old to new of the file called name; nil when they are equal.
+func Diff(name string, old, new []byte) []byte {
+	return diff.Diff(name, old, name, new)
+}

@@ -1,0 +1,338 @@
+// Package statemd is STATE.md's text: it reads the Current Position fields and the frontmatter
+// with their line numbers, and rewrites them byte-exactly, only ever replacing a value with a
+// better-informed one. It decides nothing about where a project stands: the caller works that
+// out (from the roadmap and the disk) and hands the values in.
+package statemd
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// lazyRegexp compiles expr on first use: every gsd command links this package, few read
+// STATE.md, and compiling at init would slow every process start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// line is one line of STATE.md with its line ending kept apart.
+type line struct {
+	text string
+	eol  string // "\n", "\r\n", or "" for a last line without one
+}
+
+func splitLines(src []byte) []line {
+	var out []line
+	s := string(src)
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, line{text: s})
+			break
+		}
+		l := line{text: s[:i], eol: "\n"}
+		if strings.HasSuffix(l.text, "\r") {
+			l.text, l.eol = l.text[:len(l.text)-1], "\r\n"
+		}
+		out = append(out, l)
+		s = s[i+1:]
+	}
+	return out
+}
+
+func join(lines []line) []byte {
+	n := 0
+	for _, l := range lines {
+		n += len(l.text) + len(l.eol)
+	}
+	b := make([]byte, 0, n)
+	for _, l := range lines {
+		b = append(b, l.text...)
+		b = append(b, l.eol...)
+	}
+	return b
+}
+
+// Doc is a parsed STATE.md.
+type Doc struct {
+	lines []line
+	fmEnd int // index of the line closing a leading YAML frontmatter; 0 when there is none
+	// heading is the Current Position heading's index, -1 when there is none. The fields are
+	// read in [start, end): the section up to the next heading of its level or higher, or,
+	// without the section, the lines before the first "## " heading.
+	heading, start, end int
+	field               map[string]int // the first line of each field ("Phase", "Plan", "Status", "Progress") in [start, end)
+	fenced              []bool         // lines inside a ``` or ~~~ fence (and the fence lines)
+}
+
+// Parse reads src. It never fails: what it cannot read is absent.
+func Parse(src []byte) *Doc {
+	d := &Doc{lines: splitLines(src), heading: -1, field: map[string]int{}}
+	d.fenced = make([]bool, len(d.lines))
+	if len(d.lines) > 0 && strings.TrimSpace(strings.TrimPrefix(d.lines[0].text, "\ufeff")) == "---" {
+		for i := 1; i < len(d.lines); i++ {
+			if t := strings.TrimSpace(d.lines[i].text); t == "---" || t == "..." {
+				d.fmEnd = i
+				break
+			}
+		}
+	}
+	body := 0
+	if d.fmEnd > 0 {
+		body = d.fmEnd + 1
+	}
+	fence, open := "", 0
+	for i := body; i < len(d.lines); i++ {
+		t := strings.TrimLeft(d.lines[i].text, " ")
+		switch {
+		case fence != "":
+			d.fenced[i] = true
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			d.fenced[i], fence, open = true, t[:3], i
+		}
+	}
+	if fence != "" {
+		// A fence never closed is a typo, not a code block swallowing the rest of the file
+		// (and a section appended to the file must be found again).
+		clear(d.fenced[open:])
+	}
+	for i := body; i < len(d.lines); i++ {
+		if lv, title := d.headingAt(i); lv > 0 && strings.EqualFold(title, "Current Position") {
+			d.heading = i
+			d.start, d.end = i+1, d.sectionEnd(i)
+			break
+		}
+	}
+	if d.heading < 0 {
+		d.start, d.end = body, len(d.lines)
+		for i := body; i < len(d.lines); i++ {
+			if lv, _ := d.headingAt(i); lv == 2 {
+				d.end = i
+				break
+			}
+		}
+	}
+	for i := d.start; i < d.end; i++ {
+		if d.fenced[i] {
+			continue
+		}
+		if f, _, _, ok := fieldAt(d.lines[i].text); ok {
+			if _, seen := d.field[f]; !seen {
+				d.field[f] = i
+			}
+		}
+	}
+	return d
+}
+
+// headingAt returns the level and title of a Markdown heading at line i (0 when it is not one).
+func (d *Doc) headingAt(i int) (int, string) {
+	if d.fenced[i] {
+		return 0, ""
+	}
+	t := strings.TrimPrefix(d.lines[i].text, "\ufeff")
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n == 0 || n > 6 || n < len(t) && t[n] != ' ' && t[n] != '\t' {
+		return 0, ""
+	}
+	return n, strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[n:]), "#"))
+}
+
+// sectionEnd is the index of the first heading after h of h's level or higher, or len(lines).
+func (d *Doc) sectionEnd(h int) int {
+	lv, _ := d.headingAt(h)
+	for i := h + 1; i < len(d.lines); i++ {
+		if l, _ := d.headingAt(i); l > 0 && l <= lv {
+			return i
+		}
+	}
+	return len(d.lines)
+}
+
+// splitLabel splits a labelled line ("Phase: 3 of 8", "**Phase:** 3", "- **Next action:** ...")
+// into the label's name ("Phase"), the label's bytes up to the value (bullet, markers and the
+// blanks after it included) and the value.
+func splitLabel(text string) (name, label, value string, ok bool) {
+	i := 0
+	if strings.HasPrefix(text, "\ufeff") {
+		i = len("\ufeff")
+	}
+	if strings.HasPrefix(text[i:], "- ") {
+		i += 2
+	}
+	t := text[i:]
+	n := 0
+	if strings.HasPrefix(t, "**") {
+		j := strings.Index(t[2:], "**")
+		if j < 0 {
+			return "", "", "", false
+		}
+		inner, after := t[2:2+j], t[2+j+2:]
+		switch {
+		case strings.HasSuffix(inner, ":"):
+			name, n = inner[:len(inner)-1], 2+j+2
+		case strings.HasPrefix(after, ":"):
+			name, n = inner, 2+j+3
+		default:
+			return "", "", "", false
+		}
+	} else {
+		j := strings.IndexByte(t, ':')
+		if j <= 0 || j > 40 {
+			return "", "", "", false
+		}
+		name, n = t[:j], j+1
+	}
+	if !labelName(name) {
+		return "", "", "", false
+	}
+	rest := t[n:]
+	sp := len(rest) - len(strings.TrimLeft(rest, " \t"))
+	return name, text[:i+n+sp], rest[sp:], true
+}
+
+// labelName reports whether s can name a field: letters and single spaces ("Current Phase"),
+// so that "Phase 1: State Machine" is a line of prose, not a Phase field.
+func labelName(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == ' ' && s[i-1] != ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldNames maps the label names of the Current Position fields to the field.
+var fieldNames = map[string]string{
+	"phase": "Phase", "current phase": "Phase",
+	"plan": "Plan", "current plan": "Plan",
+	"status":   "Status",
+	"progress": "Progress",
+}
+
+// fieldAt returns the Current Position field a line sets, its label bytes and its value.
+func fieldAt(text string) (field, label, value string, ok bool) {
+	name, label, value, ok := splitLabel(text)
+	if !ok {
+		return "", "", "", false
+	}
+	field, ok = fieldNames[strings.ToLower(name)]
+	return field, label, value, ok
+}
+
+// phaseTokRe matches the phase a value starts with: "07 of 9", "Phase 12.3.1 — Name",
+// "**E73**", "\"07\"".
+var phaseTokRe = lazyRegexp("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)")
+
+// phaseToken returns the phase token a value starts with and the byte span it occupies; "" when
+// the value does not start with one.
+func phaseToken(v string) (tok string, start, end int) {
+	m := phaseTokRe().FindStringSubmatchIndex(v)
+	if m == nil {
+		return "", 0, 0
+	}
+	if e := m[3]; e < len(v) && (isAlnum(v[e])) {
+		return "", 0, 0 // "3rd", "12abc": not a phase number
+	}
+	return v[m[2]:m[3]], m[2], m[3]
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// samePhase compares two phase tokens as numbers, segment by segment: "07" = "7", "3.1" != "3",
+// "e73" = "E73".
+func samePhase(a, b string) bool {
+	pa, sa := phaseSegments(a)
+	pb, sb := phaseSegments(b)
+	if sa == nil || sb == nil || !strings.EqualFold(pa, pb) || len(sa) != len(sb) {
+		return false
+	}
+	for i := range sa {
+		if sa[i] != sb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func phaseSegments(s string) (string, []uint64) {
+	i := 0
+	for i < len(s) && (s[i] < '0' || s[i] > '9') {
+		i++
+	}
+	if i == len(s) {
+		return "", nil
+	}
+	var segs []uint64
+	for _, p := range strings.Split(s[i:], ".") {
+		p = strings.TrimLeft(p, "0")
+		if p == "" {
+			p = "0"
+		}
+		n, err := strconv.ParseUint(p, 10, 64)
+		if err != nil {
+			return "", nil
+		}
+		segs = append(segs, n)
+	}
+	return s[:i], segs
+}
+
+// ofCount finds " of N" right after position at in v: N and its byte span; n = -1 when absent.
+func ofCount(v string, at int) (n, start, end int) {
+	rest := v[at:]
+	t := strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(t, "of ") {
+		return -1, 0, 0
+	}
+	s := at + len(rest) - len(t) + 3
+	for s < len(v) && v[s] == ' ' {
+		s++
+	}
+	e := s
+	for e < len(v) && v[e] >= '0' && v[e] <= '9' {
+		e++
+	}
+	n, err := strconv.Atoi(v[s:e])
+	if err != nil {
+		return -1, 0, 0
+	}
+	return n, s, e
+}
+
+// aOfB parses the "A of B" a Plan value starts with, with the end of "B".
+func aOfB(v string) (a, b, end int, ok bool) {
+	e := 0
+	for e < len(v) && v[e] >= '0' && v[e] <= '9' {
+		e++
+	}
+	a, err := strconv.Atoi(v[:e])
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	b, _, end = ofCount(v, e)
+	return a, b, end, b >= 0
+}
+
+var percentRe = lazyRegexp(`(?:^|[^0-9])([0-9]{1,3})%`)
+
+// percentSpan finds the first "NN%" of a Progress value: the number and its byte span.
+func percentSpan(v string) (n, start, end int, ok bool) {
+	m := percentRe().FindStringSubmatchIndex(v)
+	if m == nil {
+		return 0, 0, 0, false
+	}
+	n, _ = strconv.Atoi(v[m[2]:m[3]])
+	return n, m[2], m[3], true
+}
