@@ -100,13 +100,6 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	return nil
 }
 
-func noArgs(c *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageError{fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])}
-	}
-	return nil
-}
-
 type hydrateReport struct {
 	SchemaVersion  int                  `json:"schemaVersion"`
 	User           string               `json:"user"`

@@ -49,12 +49,3 @@ with status="pending" added to every task. An existing session is archived first
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }
-
-func maxArgs(n int) cobra.PositionalArgs {
-	return func(c *cobra.Command, args []string) error {
-		if len(args) > n {
-			return usageError{fmt.Errorf("%s takes at most %d argument(s), got %d", c.CommandPath(), n, len(args))}
-		}
-		return nil
-	}
-}
