@@ -46,6 +46,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.warnStale(res.Session)
 			if a.json {
 				return a.printJSON(struct {
 					SchemaVersion int      `json:"schemaVersion"`

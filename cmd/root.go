@@ -83,11 +83,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return ee.code
 	}
 	var ue usageError
+	var ae *hydrate.ArgError
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
 		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
 		return ExitNotProject
-	case errors.As(err, &ue) || isCobraUsage(err):
+	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err):
 		// cobra appends its suggestions after a blank line: keep them on lines of their own.
 		msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
 		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(msg))
@@ -175,6 +176,18 @@ func maxArgs(n int) cobra.PositionalArgs {
 			return usageError{fmt.Errorf("%s takes at most %s, got %d", name(c), what, len(args))}
 		}
 		return nil
+	}
+}
+
+// warn prints one warning line on stderr: chatter, never data.
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "gsd: warning: "+format+"\n", args...)
+}
+
+// warnStale says on stderr that a command worked on a stale session, and why.
+func (a *app) warnStale(s *hydrate.Session) {
+	if s.State == hydrate.StateStale {
+		a.warn("%s is stale: %s; gsd hydrate starts afresh", s.Path, strings.Join(s.StaleReasons, "; "))
 	}
 }
 
