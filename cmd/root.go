@@ -69,7 +69,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	root := a.newRootCmd()
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
-	if out.err != nil {
+	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
 		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
 		// whatever the command thought of its own run, as for git.
 		fmt.Fprintf(stderr, "gsd: write stdout: %v\n", writeCause(out.err))
@@ -101,6 +101,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
 	return ExitFailure
 }
+
+// alwaysExitsZero, as an annotation key, marks a command whose contract is exit 0 whatever
+// happens (a hook must never break the agent's session); it reports its own failures.
+const alwaysExitsZero = "gsd/always-exits-zero"
 
 // helpFor is the command whose --help a usage error points to: the one that was run, or gsd
 // itself for an unknown command or help topic.
@@ -187,7 +191,7 @@ func (a *app) warn(format string, args ...any) {
 // warnStale says on stderr that a command worked on a stale session, and why.
 func (a *app) warnStale(s *hydrate.Session) {
 	if s.State == hydrate.StateStale {
-		a.warn("%s is stale: %s; gsd hydrate starts afresh", s.Path, strings.Join(s.StaleReasons, "; "))
+		a.warn("%s is stale: %s", s.Path, strings.Join(s.StaleReasons, "; "))
 	}
 }
 

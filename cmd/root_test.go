@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,5 +48,24 @@ func TestWriteStdoutFails(t *testing.T) {
 				t.Errorf("stderr %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestHookExitsZeroWhenStdoutFails: the hook's contract (exit 0 whatever happens, so that an
+// agent's session never breaks) holds when its output is lost; it notes it on stderr.
+func TestHookExitsZeroWhenStdoutFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "demo"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GSD_USER", "dee")
+	t.Setenv("GSD_WORKSTREAM", "")
+	var errOut bytes.Buffer
+	in := strings.NewReader(`{"cwd": ` + strconv.Quote(dir) + `, "source": "startup"}`)
+	if code := Main([]string{"hook", "session-start"}, in, fullWriter{}, &errOut); code != ExitOK {
+		t.Errorf("exit %d, want 0", code)
+	}
+	if got := errOut.String(); !strings.Contains(got, "gsd: hook session-start: ") || !strings.Contains(got, "no space left on device") {
+		t.Errorf("stderr %q: want the hook's note of the lost output", got)
 	}
 }
