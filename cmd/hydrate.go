@@ -10,6 +10,10 @@ import (
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
+// planFlagUsage documents --plan of hydrate and brief.
+const planFlagUsage = "when a fresh session is needed, start it from `PLAN` (a path or a plan id such as 03-02)\n" +
+	"instead of the active plan; a valid session is kept, with a warning (gsd start PLAN switches)"
+
 type hydrateOptions struct {
 	noBootstrap bool
 	porcelain   bool
@@ -52,7 +56,7 @@ the current phase without a SUMMARY.`,
 	f := c.Flags()
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
-	f.StringVar(&o.plan, "plan", "", "when a fresh session is needed, start it from `PLAN` (a path or a plan id such as 03-02)\ninstead of the active plan; a valid session is kept, with a warning (gsd start PLAN switches)")
+	f.StringVar(&o.plan, "plan", "", planFlagUsage)
 	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
 	f.StringVar(&o.format, "format", "", "output `FORMAT`: text, json, porcelain or brief")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
