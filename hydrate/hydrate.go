@@ -75,7 +75,9 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		res := &Result{Session: s, Found: s.State}
 		plan, _, err := e.bootstrapPlan(res, opts.Plan)
 		if err != nil {
+			// The real run would fail, and change nothing.
 			res.Note = "a fresh session cannot be started: " + err.Error()
+			plan = ""
 		}
 		res.WouldStart = plan
 		return res, nil
