@@ -30,8 +30,8 @@ gsd hydrate --format brief prints the same.`,
 		},
 	}
 	f := c.Flags()
-	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report: write nothing")
-	f.StringVar(&o.plan, "plan", "", "bootstrap from `PLAN` instead of the active plan")
+	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
+	f.StringVar(&o.plan, "plan", "", planFlagUsage)
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }

@@ -26,7 +26,7 @@ offers live candidates: task numbers with their names for mark-*, plan paths for
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageError{fmt.Errorf("%s needs one shell: bash, zsh, fish or powershell", c.CommandPath())}
+				return usageError{fmt.Errorf("%s needs one shell: bash, zsh, fish or powershell", name(c))}
 			}
 			return nil
 		},

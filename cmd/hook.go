@@ -68,6 +68,8 @@ It never breaks a session: outside a GSD project it prints nothing; on empty or 
 or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)`,
 		Example: `  echo '{"cwd": ".", "source": "clear"}' | gsd hook session-start`,
 		Args:    cobra.ArbitraryArgs, // a hook must not fail on an argument a later version adds
+		// Not even when its output cannot be written: it says so in its own note.
+		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) (err error) {
 			defer func() {
 				if r := recover(); r != nil {

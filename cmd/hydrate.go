@@ -10,6 +10,10 @@ import (
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
+// planFlagUsage documents --plan of hydrate and brief.
+const planFlagUsage = "when a fresh session is needed, start it from `PLAN` (a path or a plan id such as 03-02)\n" +
+	"instead of the active plan; a valid session is kept, with a warning (gsd start PLAN switches)"
+
 type hydrateOptions struct {
 	noBootstrap bool
 	porcelain   bool
@@ -39,6 +43,8 @@ the current phase without a SUMMARY.`,
 				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
 			case format != "" && (o.porcelain || a.json):
 				return usageError{fmt.Errorf("--format cannot be used with --porcelain or --json")}
+			case o.noBootstrap && o.syncState:
+				return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 			case o.porcelain:
 				format = "porcelain"
 			case a.json:
@@ -48,9 +54,9 @@ the current phase without a SUMMARY.`,
 		},
 	}
 	f := c.Flags()
-	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report: write nothing")
+	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
-	f.StringVar(&o.plan, "plan", "", "bootstrap from `PLAN` instead of the active plan")
+	f.StringVar(&o.plan, "plan", "", planFlagUsage)
 	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
 	f.StringVar(&o.format, "format", "", "output `FORMAT`: text, json, porcelain or brief")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
@@ -73,13 +79,16 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	}
 	opts := hydrate.Options{Bootstrap: !o.noBootstrap, SyncState: o.syncState}
 	if o.plan != "" {
-		if opts.Plan, err = env.Rel(dir, o.plan); err != nil {
-			return usageError{fmt.Errorf("--plan: %w", err)}
+		if opts.Plan, err = env.ResolvePlan(dir, o.plan); err != nil {
+			return fmt.Errorf("--plan: %w", err)
 		}
 	}
 	res, err := env.Hydrate(opts)
 	if err != nil {
 		return err
+	}
+	if res.PlanIgnored {
+		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
 	switch format {
 	case "porcelain":
@@ -97,13 +106,6 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return printBrief(a.stdout, env.Brief(res), "")
 	}
 	a.printHydrate(a.stdout, env, res)
-	return nil
-}
-
-func noArgs(c *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageError{fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])}
-	}
 	return nil
 }
 
@@ -192,13 +194,20 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	switch r.State {
 	case hydrate.StateNoSession:
-		a.field(w, "State", "no session (run gsd hydrate without --no-bootstrap, or gsd start PLAN)")
+		switch {
+		case r.WouldStart != "":
+			a.field(w, "State", "no session (gsd hydrate starts one from "+r.WouldStart+")")
+		case r.Note != "":
+			a.field(w, "State", "no session, and "+r.Note)
+		default:
+			a.field(w, "State", "no session (gsd hydrate, or gsd start PLAN, starts one)")
+		}
 		return
 	case hydrate.StateNoPlan:
 		a.field(w, "State", "no session, and "+r.Note)
 		return
 	case hydrate.StateCorrupt:
-		a.field(w, "State", a.paint("red", "corrupt")+" (gsd hydrate without --no-bootstrap archives it and starts afresh)")
+		a.field(w, "State", a.paint("red", "corrupt")+fate(r))
 		return
 	}
 	a.field(w, "Plan", r.Plan)
@@ -208,11 +217,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	a.field(w, "Progress", countsLine(r.Counts))
 	switch r.State {
 	case hydrate.StateStale:
-		note := "stale (gsd hydrate without --no-bootstrap archives it and starts afresh)"
-		if r.Note != "" {
-			note = "stale, kept: " + r.Note
-		}
-		a.field(w, "State", a.paint("yellow", note))
+		a.field(w, "State", a.paint("yellow", "stale"+fate(r)))
 	case hydrate.StateAllComplete:
 		a.field(w, "State", a.paint("green", "all tasks complete"))
 		if r.NextPlan != "" {
@@ -228,8 +233,20 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	t := r.Tasks[r.ResumeTask-1]
 	a.field(w, "Resume", a.paint("bold", fmt.Sprintf("task %d: %s", t.Number, t.Name)))
 	if r.Interrupted {
-		a.field(w, "", "interrupted: re-execute it from its start; check what is already on disk and committed")
+		fmt.Fprintf(w, "%-10s %s\n", "", "interrupted: re-execute it from its start; check what is already on disk and committed")
 	}
+}
+
+// fate says what hydrate does, or would do, with a session it cannot resume: kept, and why, or
+// archived for a fresh one from a plan.
+func fate(r *hydrate.Result) string {
+	switch {
+	case r.Note != "":
+		return ", kept: " + r.Note
+	case r.WouldStart != "":
+		return " (gsd hydrate archives it and starts afresh from " + r.WouldStart + ")"
+	}
+	return ""
 }
 
 func userLine(env *hydrate.Env) string {

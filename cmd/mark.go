@@ -46,6 +46,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.warnStale(res.Session)
 			if a.json {
 				return a.printJSON(struct {
 					SchemaVersion int      `json:"schemaVersion"`
@@ -73,7 +74,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 
 func exactlyOneArg(c *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return usageError{fmt.Errorf("%s needs exactly one task number", c.CommandPath())}
+		return usageError{fmt.Errorf("%s needs exactly one task number", name(c))}
 	}
 	return nil
 }

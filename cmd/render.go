@@ -26,7 +26,11 @@ func (a *app) colour() bool {
 	if a.noColor || a.getenv("NO_COLOR") != "" || a.getenv("TERM") == "dumb" {
 		return false
 	}
-	f, ok := a.stdout.(*os.File)
+	w := a.stdout
+	if ew, ok := w.(*errWriter); ok {
+		w = ew.w
+	}
+	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}

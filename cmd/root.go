@@ -63,11 +63,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ExitFailure
 		}
 	}()
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
+	out := &errWriter{w: stdout}
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, lookupEnv: os.LookupEnv}
 	a.now = a.clock
 	root := a.newRootCmd()
 	root.SetArgs(args)
-	err := root.Execute()
+	c, err := root.ExecuteC()
+	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
+		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
+		// whatever the command thought of its own run, as for git.
+		fmt.Fprintf(stderr, "gsd: write stdout: %v\n", writeCause(out.err))
+		return ExitFailure
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -75,16 +82,65 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
 	var ue usageError
+	var ae *hydrate.ArgError
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
 		return ExitNotProject
-	case errors.As(err, &ue) || isCobraUsage(err):
-		fmt.Fprintf(stderr, "Run 'gsd --help' for usage.\n")
+	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err):
+		// cobra appends its suggestions after a blank line: keep them on lines of their own.
+		msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(msg))
+		if names := strings.Fields(suggest); len(names) > 0 {
+			fmt.Fprintf(stderr, "Did you mean this?\n\t%s\n", strings.Join(names, "\n\t"))
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", helpFor(c))
 		return ExitUsage
 	}
+	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
 	return ExitFailure
+}
+
+// alwaysExitsZero, as an annotation key, marks a command whose contract is exit 0 whatever
+// happens (a hook must never break the agent's session); it reports its own failures.
+const alwaysExitsZero = "gsd/always-exits-zero"
+
+// helpFor is the command whose --help a usage error points to: the one that was run, or gsd
+// itself for an unknown command or help topic.
+func helpFor(c *cobra.Command) string {
+	if c == nil || c.Name() == "help" {
+		return "gsd"
+	}
+	return c.CommandPath()
+}
+
+// errWriter passes writes through to w and records the first error, so that Main can fail when
+// output was lost, whichever code path wrote it (cobra's help and completion scripts included).
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// writeCause is the reason of a failed write without the file name (always stdout here):
+// "no space left on device", "broken pipe".
+func writeCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // isCobraUsage recognises the errors cobra itself returns for an unknown command or flag.
@@ -97,6 +153,77 @@ func isCobraUsage(err error) bool {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// name is the command's path without the leading "gsd", for error messages that Main prefixes
+// with "gsd: " already: "mark-pending", "hook install".
+func name(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+}
+
+// noArgs refuses positional arguments.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("%s accepts no arguments, got %q", name(c), args[0])}
+	}
+	return nil
+}
+
+// maxArgs refuses more than n positional arguments.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) > n {
+			what := fmt.Sprintf("%d arguments", n)
+			if n == 1 {
+				what = "one argument"
+			}
+			return usageError{fmt.Errorf("%s takes at most %s, got %d", name(c), what, len(args))}
+		}
+		return nil
+	}
+}
+
+// warn prints one warning line on stderr: chatter, never data.
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "gsd: warning: "+format+"\n", args...)
+}
+
+// warnStale says on stderr that a command worked on a stale session, and why.
+func (a *app) warnStale(s *hydrate.Session) {
+	if s.State == hydrate.StateStale {
+		a.warn("%s is stale: %s", s.Path, strings.Join(s.StaleReasons, "; "))
+	}
+}
+
+// newHelpCmd replaces cobra's help command, which prints "Unknown help topic" on stdout and
+// exits 0: an unknown topic is a usage error, on stderr, exit 2.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help prints the help of any command: gsd help hydrate is gsd hydrate --help.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			if cmd, _, err := c.Root().Find(args); err == nil && cmd != nil {
+				for _, sub := range cmd.Commands() {
+					if sub.IsAvailableCommand() {
+						names = append(names, sub.Name()+"\t"+sub.Short)
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil {
+				return usageError{fmt.Errorf("help: %w", err)}
+			}
+			if len(rest) > 0 {
+				return usageError{fmt.Errorf("help: unknown command %q for %q", rest[0], cmd.CommandPath())}
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 func (a *app) newRootCmd() *cobra.Command {
@@ -118,6 +245,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.SetVersionTemplate("gsd {{.Version}}\n")
+	root.SetHelpCommand(newHelpCmd())
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.dir, "directory", "C", "", "run as if gsd was started in `DIR`")
 	pf.StringVar(&a.user, "user", "", "act as user `NAME` (default: GSD_USER, then git user.name)")

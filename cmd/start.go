@@ -12,8 +12,13 @@ func (a *app) newStartCmd() *cobra.Command {
 		Use:   "start [PLAN]",
 		Short: "Start a fresh session from a plan (default: the active plan)",
 		Long: `Start bootstraps a fresh session file from PLAN: three header comments, then the plan's bytes
-with status="pending" added to every task. An existing session is archived first, never lost.`,
+with status="pending" added to every task. An existing session is archived first, never lost.
+
+PLAN is a path, or a plan id such as 03-02 (the plan file 03-02-PLAN.md of its phase). A PLAN
+that names no plan (outside the project, no such file, no plan with that id) is a usage error,
+exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid status) exits 1.`,
 		Example: `  gsd start
+  gsd start 03-02
   gsd start .planning/phases/03-api/03-02-PLAN.md`,
 		Args:              maxArgs(1),
 		ValidArgsFunction: a.completePlans,
@@ -30,8 +35,8 @@ with status="pending" added to every task. An existing session is archived first
 			}
 			rel := ""
 			if plan != "" {
-				if rel, err = env.Rel(dir, plan); err != nil {
-					return usageError{err}
+				if rel, err = env.ResolvePlan(dir, plan); err != nil {
+					return err
 				}
 			}
 			res, err := env.Start(rel)
@@ -48,13 +53,4 @@ with status="pending" added to every task. An existing session is archived first
 	c.Flags().StringVar(&plan, "plan", "", "the plan to start from (same as the argument)")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
-}
-
-func maxArgs(n int) cobra.PositionalArgs {
-	return func(c *cobra.Command, args []string) error {
-		if len(args) > n {
-			return usageError{fmt.Errorf("%s takes at most %d argument(s), got %d", c.CommandPath(), n, len(args))}
-		}
-		return nil
-	}
 }

@@ -29,6 +29,7 @@ func (a *app) newTasksCmd() *cobra.Command {
 			case hydrate.StateCorrupt:
 				return fmt.Errorf("%s: not a valid session (%s)", s.Path, s.CorruptReasons[0])
 			}
+			a.warnStale(s)
 			if a.json {
 				return a.printJSON(struct {
 					SchemaVersion int        `json:"schemaVersion"`

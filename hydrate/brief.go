@@ -238,6 +238,13 @@ func (e *Env) nextSteps(b *Brief) []Step {
 		}
 		return []Step{step("to see where the project stands", "check")}
 	case StateStale, StateCorrupt:
+		if b.Note != "" {
+			// hydrate would keep it (no plan to start from): say what does help.
+			return []Step{
+				step("to see every reason", "check"),
+				step("to archive this session and start afresh from a plan you name", "start PLAN"),
+			}
+		}
 		return []Step{
 			step("to see every reason", "check"),
 			step("to archive this session and start afresh from the active plan", "hydrate"),

@@ -173,13 +173,13 @@ func (e *Env) readFile(rel string) ([]byte, error) {
 	// Opening a FIFO would block until someone writes to it, and a device can be endless:
 	// only regular files (and directories, refused below by name) are opened.
 	if fi, err := fs.Stat(e.FS, rel); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a regular file (%v)", rel, fi.Mode().Type())
+		return nil, &FileError{File: rel, Err: fmt.Errorf("not a regular file (%v)", fi.Mode().Type())}
 	}
 	f, err := e.FS.Open(rel)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
 			// os.Root refused a symlink that leads out of the project.
-			return nil, fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", rel)
+			return nil, &FileError{File: rel, Err: errors.New("leads outside the project (through a symlink); refusing to read it")}
 		}
 		return nil, err
 	}
@@ -189,14 +189,14 @@ func (e *Env) readFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", rel)
+		return nil, &FileError{File: rel, Err: errors.New("is a directory")}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
+		return nil, &FileError{File: rel, Err: err}
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: larger than the %d MiB gsd reads", rel, MaxFileSize>>20)
+		return nil, &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)}
 	}
 	return data, nil
 }

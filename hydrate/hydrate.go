@@ -13,7 +13,7 @@ import (
 // Options tunes Hydrate.
 type Options struct {
 	Bootstrap bool   // archive a missing, stale or corrupt session and start a fresh one
-	Plan      string // root-relative plan to bootstrap from; "" means the active plan
+	Plan      string // root-relative plan to bootstrap from (see ResolvePlan); "" means the active plan
 	SyncState bool   // rewrite STATE.md's Current Position when it is out of date (or missing)
 }
 
@@ -24,7 +24,14 @@ type Result struct {
 	Actions  []Action // what was archived and bootstrapped
 	Phase    string   // the current phase, when one was looked up
 	NextPlan string   // when every task is complete: the next plan of the phase without a SUMMARY
-	Note     string   // why nothing could be bootstrapped, when that is the case
+	Note     string   // why nothing could be (or, without Bootstrap, would be) bootstrapped
+
+	// Without Bootstrap, for a missing, stale or corrupt session: the plan a run with Bootstrap
+	// would start afresh from ("" when it would not, and Note says why).
+	WouldStart string
+	// Options.Plan named another plan than the valid session's, so it was not used: a valid
+	// session is never replaced behind the user's back (gsd start PLAN does that).
+	PlanIgnored bool
 
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
@@ -32,7 +39,8 @@ type Result struct {
 
 // Hydrate runs the seven steps of session hydration: read the user's session, validate it,
 // check it for staleness, find the resume point; and, with Bootstrap, archive a missing, stale
-// or corrupt session and bootstrap a fresh one from the active plan.
+// or corrupt session and bootstrap a fresh one from the active plan. Without Bootstrap it
+// writes nothing and says what a run with it would do.
 // It also checks STATE.md's Current Position against the current phase and, with SyncState,
 // rewrites it.
 func (e *Env) Hydrate(opts Options) (*Result, error) {
@@ -53,9 +61,25 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !opts.Bootstrap || s.State == StateResume || s.State == StateAllComplete {
+	if s.State == StateResume || s.State == StateAllComplete {
 		res := &Result{Session: s, Found: s.State}
+		if opts.Plan != "" {
+			cur, err := cleanRel(s.Plan)
+			res.PlanIgnored = err != nil || cur != opts.Plan
+		}
 		e.next(res)
+		return res, nil
+	}
+	if !opts.Bootstrap {
+		// The preview: the same decision as below, with nothing written.
+		res := &Result{Session: s, Found: s.State}
+		plan, _, err := e.bootstrapPlan(res, opts.Plan)
+		if err != nil {
+			// The real run would fail, and change nothing.
+			res.Note = "a fresh session cannot be started: " + err.Error()
+			plan = ""
+		}
+		res.WouldStart = plan
 		return res, nil
 	}
 	var res *Result
@@ -71,36 +95,17 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			e.next(res)
 			return nil
 		}
-		plan := opts.Plan
-		if plan == "" {
-			pos, err := e.Position()
-			if err != nil {
-				return err
-			}
-			if pos.Phase != nil {
-				res.Phase = pos.Phase.Num.String()
-			}
-			if pos.Active == nil {
-				if s.State == StateNoSession {
-					s.State = StateNoPlan
-				}
-				res.Note = NoActivePlan(pos)
-				return nil
-			}
-			plan = pos.Active.Path
+		plan, data, err := e.bootstrapPlan(res, opts.Plan)
+		if err != nil {
+			return err
 		}
-		err = e.startInto(res, plan)
-		var untrackable *UntrackableError
-		if errors.As(err, &untrackable) && opts.Plan == "" {
-			// The active plan has no <task> elements (a Markdown-only plan): nothing to
-			// bootstrap, which is a finding, not a failure of hydrate.
+		if plan == "" {
 			if s.State == StateNoSession {
 				s.State = StateNoPlan
 			}
-			res.Note = fmt.Sprintf("the active plan %s has no <task> elements inside <tasks>; gsd cannot track it", plan)
 			return nil
 		}
-		if err != nil {
+		if err := e.startInto(res, plan, data); err != nil {
 			return err
 		}
 		e.next(res)
@@ -121,11 +126,41 @@ func NoActivePlan(pos *roadmap.Position) string {
 	return "no current phase: every phase is finished"
 }
 
-// startInto bootstraps from plan over the session in res, then reports the fresh session, keeping
-// the reasons the old one was replaced for.
-func (e *Env) startInto(res *Result, plan string) error {
+// bootstrapPlan decides what a fresh session over res.Session would be started from, and builds
+// it without writing anything: plan (root relative) if given, else the active plan. When there
+// is nothing to start from (no active plan, or an active plan without <task> elements), it
+// returns "" and says why in res.Note: the session, if any, is kept.
+func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
+	if plan == "" {
+		pos, err := e.Position()
+		if err != nil {
+			return "", nil, err
+		}
+		if pos.Phase != nil {
+			res.Phase = pos.Phase.Num.String()
+		}
+		if pos.Active == nil {
+			res.Note = NoActivePlan(pos)
+			return "", nil, nil
+		}
+		plan, data, err := e.prepare(pos.Active.Path)
+		var untrackable *UntrackableError
+		if errors.As(err, &untrackable) {
+			// The active plan has no <task> elements (a Markdown-only plan): nothing to
+			// bootstrap, which is a finding, not a failure of hydrate.
+			res.Note = fmt.Sprintf("the active plan %s has no <task> elements inside <tasks>; gsd cannot track it", plan)
+			return "", nil, nil
+		}
+		return plan, data, err
+	}
+	return e.prepare(plan)
+}
+
+// startInto archives the session in res and writes data, bootstrapped from plan, in its place;
+// then it reports the fresh session, keeping the reasons the old one was replaced for.
+func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	old := res.Session
-	actions, err := e.start(old, plan)
+	actions, err := e.replace(old, plan, data)
 	if err != nil {
 		return err
 	}
@@ -180,7 +215,11 @@ func (e *Env) Start(plan string) (*Result, error) {
 			res.Phase = pos.Phase.Num.String()
 			plan = pos.Active.Path
 		}
-		return e.startInto(res, plan)
+		plan, data, err := e.prepare(plan)
+		if err != nil {
+			return err
+		}
+		return e.startInto(res, plan, data)
 	})
 	return res, err
 }
@@ -197,36 +236,38 @@ func (e *Env) inspectLoosely() (*Session, error) {
 	return s, nil
 }
 
-// start bootstraps the session from plan, first archiving the existing session s. The new file is
-// built before anything is touched, so a plan that cannot be bootstrapped changes nothing.
-func (e *Env) start(s *Session, plan string) ([]Action, error) {
+// prepare builds a fresh session from plan, touching nothing: a plan that cannot be
+// bootstrapped changes nothing. It returns the plan's cleaned path.
+func (e *Env) prepare(plan string) (string, []byte, error) {
 	plan, err := cleanRel(plan)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	src, err := e.readFile(plan)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such plan", plan)
+			return plan, nil, fmt.Errorf("%s: %w", plan, ErrNoSuchPlan)
 		}
-		return nil, err
+		return plan, nil, err
 	}
 	// A status the plan already carries is kept by the bootstrap; an invalid one would make a
 	// session that no command can read. Refuse it here, naming the plan's line.
 	if _, err := planfile.Scan(src).Statuses(); err != nil {
-		return nil, fmt.Errorf("%s:%w", plan, err)
+		return plan, nil, fileError(plan, err)
 	}
 	data, err := planfile.Bootstrap(src, e.User.User, plan, e.now())
 	if errors.Is(err, planfile.ErrNoTasks) {
-		return nil, &UntrackableError{Plan: plan}
-	}
-	var le *planfile.LineError
-	if errors.As(err, &le) {
-		return nil, fmt.Errorf("%s:%w", plan, err)
+		return plan, nil, &UntrackableError{Plan: plan}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", plan, err)
+		return plan, nil, fileError(plan, err)
 	}
+	return plan, data, nil
+}
+
+// replace archives the existing session s, if any, and writes data, bootstrapped from plan, as
+// the user's session.
+func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 	var actions []Action
 	if s.Exists {
 		kind := "stale"

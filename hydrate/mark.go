@@ -32,7 +32,7 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		}
 		p := planfile.Scan(src)
 		if p.Err != nil {
-			return fmt.Errorf("%s:%w", rel, p.Err)
+			return fileError(rel, p.Err)
 		}
 		if why := p.CorruptReasons(); len(why) > 0 {
 			return fmt.Errorf("%s: not a valid session (%s); run gsd hydrate to archive it and start afresh", rel, strings.Join(why, "; "))
@@ -52,18 +52,21 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		case errors.Is(err, planfile.ErrUnchanged):
 			changed, onDisk = false, src
 		case err != nil:
-			return fmt.Errorf("%s:%w", rel, lineErr(p.Tasks[n-1].Line, err))
+			return fileError(rel, lineErr(p.Tasks[n-1].Line, err))
 		default:
 			if err := e.writeSession(out); err != nil {
 				return err
 			}
 		}
-		// Report counts and the resume point from the bytes now on disk; staleness is not this
-		// command's business (and would cost a read of the roadmap and the plan per mark).
+		// Report counts, the resume point and staleness from the bytes now on disk. A stale
+		// session is still marked (the mark is what the user asked for), but the caller says
+		// so: marking tasks of a plan that is done or superseded is usually a mistake.
 		s := &Session{Path: rel}
 		if err := s.read(onDisk); err != nil {
 			// Another task's invalid status does not undo this change; report the task alone.
 			s = &Session{Path: rel, Exists: true}
+		} else if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
+			s.State = StateStale
 		}
 		t := &p.Tasks[n-1] // names and lines are the same before and after
 		res = &MarkResult{Session: s, From: from, Changed: changed,

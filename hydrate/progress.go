@@ -139,7 +139,7 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		switch {
 		case err != nil:
 			us.State, us.Error = StateCorrupt, err.Error()
-			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: p, Message: "session cannot be read: " + err.Error()})
+			*problems = append(*problems, unreadable(p, err))
 		default:
 			us.State, us.Plan, us.ResumeTask = s.State, s.Plan, s.ResumeTask
 			us.Done, us.Total = s.Counts.Complete, s.Counts.Total
@@ -159,6 +159,17 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		out = append(out, us)
 	}
 	return out, nil
+}
+
+// unreadable is the problem of a session file that cannot be read, placed at the file and line
+// the error names, as file:line: severity: message, never with the place inside the message.
+func unreadable(file string, err error) roadmap.Problem {
+	pr := roadmap.Problem{Severity: roadmap.SeverityWarning, File: file, Message: "session cannot be read: " + err.Error()}
+	var fe *FileError
+	if errors.As(err, &fe) {
+		pr.File, pr.Line, pr.Message = fe.File, fe.Line, "session cannot be read: "+fe.Err.Error()
+	}
+	return pr
 }
 
 func joinReasons(rs []string) string {

@@ -99,7 +99,7 @@ func (s *Session) read(src []byte) error {
 	s.src = src
 	p := planfile.Scan(src)
 	if p.Err != nil {
-		return fmt.Errorf("%s:%w", s.Path, p.Err)
+		return fileError(s.Path, p.Err)
 	}
 	s.file = p
 	s.Plan, s.Started = p.Header.Plan, p.Header.Started
@@ -109,7 +109,7 @@ func (s *Session) read(src []byte) error {
 	}
 	sts, err := p.Statuses()
 	if err != nil {
-		return fmt.Errorf("%s:%w", s.Path, err)
+		return fileError(s.Path, err)
 	}
 	for _, pr := range p.Problems {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s", s.Path, pr.Line, pr.Message))
@@ -154,7 +154,7 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 		if errors.Is(err, fs.ErrNotExist) {
 			return []string{fmt.Sprintf("plan file %s no longer exists", planPath)}
 		}
-		return []string{fmt.Sprintf("plan file %s cannot be read: %v", planPath, err)}
+		return []string{"plan file cannot be read: " + about(planPath, err)}
 	}
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
 	if plans, err := e.phasePlans(planPath); err == nil {
@@ -179,7 +179,7 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	// The plan was edited: task count and names.
 	fresh := planfile.Scan(plan)
 	if fresh.Err != nil {
-		return append(why, fmt.Sprintf("plan file %s cannot be scanned: %v", planPath, fresh.Err))
+		return append(why, "plan file cannot be scanned: "+about(planPath, fresh.Err))
 	}
 	if len(fresh.Tasks) != len(p.Tasks) {
 		why = append(why, fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks)))
