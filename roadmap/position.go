@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/statemd"
 )
 
 // Position is where a project stands: the one decision every gsd command asks for. Locate
@@ -20,7 +22,7 @@ type Position struct {
 	// Phases are the current milestone's phases in the roadmap's listed order (every phase the
 	// roadmap lists when it names no milestone; the phase directories when there is no roadmap).
 	Phases   []Entry
-	Declared Declared // what STATE.md says
+	Declared statemd.Declared // what STATE.md says
 
 	Phase         *Phase // the current phase with its plans; nil when the milestone is finished
 	Active        *Plan  // the current phase's first plan without its SUMMARY
@@ -91,7 +93,7 @@ func ScopeOf(planningDir string) string {
 
 // decide applies the position model's rules (design: "Where a project stands") to what the
 // roadmap, STATE.md and the directories say. It is the only place the current phase is decided.
-func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
+func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
 	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
 	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
 	if p.Scope != "root" {
@@ -158,7 +160,7 @@ func decide(rm *Roadmap, decl Declared, idx *dirIndex) (*Position, error) {
 
 	// a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk;
 	// b. after it, when it is finished, the next unfinished phase in listed order.
-	if n, ok := decl.Num(); ok {
+	if n, ok := declaredNum(decl); ok {
 		i := inMilestone(n)
 		switch {
 		case i < 0:

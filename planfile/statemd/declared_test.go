@@ -25,6 +25,11 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Phase: "14", PhaseLine: 3, Complete: true, Next: "15", NextLine: 16, Percent: -1, PercentLine: 7},
 		},
 		{
+			name: "a status after the section's title",
+			in:   "# State\n\n## CURRENT POSITION: IN PROGRESS\n\nPhase: 3 of 5 (C)\nStatus: IN PROGRESS\n\n## Decisions\n\nPhase: 9 was dropped\n",
+			want: Declared{Phase: "3", PhaseLine: 5, PhaseOf: 5, Percent: -1},
+		},
+		{
 			name: "COMPLETE after the name",
 			in:   "## Current Position\n\nPhase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete — README ready\n",
 			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, Percent: -1},

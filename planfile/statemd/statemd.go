@@ -102,7 +102,7 @@ func Parse(src []byte) *Doc {
 		clear(d.fenced[open:])
 	}
 	for i := body; i < len(d.lines); i++ {
-		if lv, title := d.headingAt(i); lv > 0 && strings.EqualFold(title, "Current Position") {
+		if lv, title := d.headingAt(i); lv > 0 && isPositionTitle(title) {
 			d.heading = i
 			d.start, d.end = i+1, d.sectionEnd(i)
 			break
@@ -209,6 +209,18 @@ func labelName(s string) bool {
 		}
 	}
 	return true
+}
+
+// isPositionTitle reports whether a heading opens the Current Position section: "Current
+// Position", also with a status after it ("CURRENT POSITION: IN PROGRESS", "Current Position —
+// Phase 3").
+func isPositionTitle(title string) bool {
+	const name = "current position"
+	if len(title) < len(name) || !strings.EqualFold(title[:len(name)], name) {
+		return false
+	}
+	rest := strings.TrimSpace(title[len(name):])
+	return rest == "" || strings.ContainsAny(rest[:1], ":—–-(")
 }
 
 // fieldNames maps the label names of the Current Position fields to the field.
