@@ -270,7 +270,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 func printEvidence(w io.Writer, pos *roadmap.Position) {
 	fmt.Fprintf(w, "\nWhy (rule %s):\n", pos.Rule)
 	for _, e := range pos.Evidence {
-		fmt.Fprintln(w, "  "+e.String())
+		fmt.Fprintln(w, e.String())
 	}
 }
 

@@ -34,14 +34,16 @@ type Position struct {
 	PlansTotal  int    `json:"plansTotal"`
 }
 
-// values are the position as STATE.md's text values; full says whether the project-wide
+// values are the position as STATE.md's text values; full says whether the milestone-wide
 // numbers (percent, frontmatter counts) are known, which the cheap check of hydrate does not load.
 func (p Position) values(full bool) statemd.Values {
 	v := statemd.Values{
 		Phase: p.Phase, PhaseOf: p.PhaseOf, PhaseName: p.PhaseName,
 		PlanNumber: p.PlanNumber, PlanDone: p.PlanDone, PlanTotal: p.PlanTotal, Status: p.Status,
 	}
-	if full {
+	// A milestone with no plan yet has no percent: STATE.md's own (often "67% (v1.0 complete,
+	// v1.1 starting)") is better informed than a 0 from nothing.
+	if full && p.PlansTotal > 0 {
 		v.Percent, v.PercentKnown = p.Percent, true
 		v.TotalPhases, v.CompletedPhases, v.TotalPlans, v.CompletedPlans = p.PhasesTotal, p.PhasesDone, p.PlansTotal, p.PlansDone
 		v.CountsKnown = true

@@ -200,7 +200,9 @@ func (r *rewriter) fields(v Values) int {
 				r.set(i, "phase", label+phaseValue(v))
 				moved = true
 			case v.PhaseOf > 0:
-				if n, s, e := ofCount(val, end); n >= 0 && n != v.PhaseOf {
+				// Only a count the roadmap has outgrown is corrected: a larger one ("07 of 09"
+				// with phases 8 and 9 not yet in the roadmap) is STATE.md knowing more.
+				if n, s, e := ofCount(val, end); n >= 0 && n < v.PhaseOf {
 					r.set(i, "phase", t[:len(label)+s]+strconv.Itoa(v.PhaseOf)+t[len(label)+e:])
 				}
 			}

@@ -46,7 +46,12 @@ func TestRewriteRules(t *testing.T) {
 			v:    Values{Phase: "14", PhaseOf: 17},
 		},
 		{
-			name:   "a wrong count: only N is corrected, the rest of the line kept",
+			name: "a larger count than the roadmap's is STATE.md knowing more: kept",
+			in:   cp + "Phase: 07 of 09 (Billing) — PAUSED at Plan 01 Task 4\n",
+			v:    Values{Phase: "7", PhaseOf: 7},
+		},
+		{
+			name:   "a count the roadmap has outgrown: only N is corrected, the rest of the line kept",
 			in:     cp + "Phase: 54 of 58 (Exports) — PAUSED at Plan 01 Task 4\nStatus: Blocked on review\n",
 			v:      Values{Phase: "54", PhaseOf: 59, Status: "In progress"},
 			want:   cp + "Phase: 54 of 59 (Exports) — PAUSED at Plan 01 Task 4\nStatus: Blocked on review\n",
