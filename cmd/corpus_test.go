@@ -1,0 +1,87 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// corpusDir is the shared corpus of real GSD projects beside the checkout (../shared).
+var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+
+// TestCorpusProgress runs gsd progress --json, as a user would, over every real project of the
+// shared corpus and checks it against corpus/EXPECTED.json: where each stands as a person reads
+// it (scope, current phase, active plan, trackability) and its plan-file counts. The corpus is
+// part of CI's checkout: without it this fails, it never skips.
+func TestCorpusProgress(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(corpusDir, "EXPECTED.json"))
+	if err != nil {
+		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err)
+	}
+	var want map[string]struct {
+		Scope        string  `json:"scope"`
+		CurrentPhase *string `json:"currentPhase"`
+		ActivePlan   *string `json:"activePlan"`
+		Trackable    *bool   `json:"trackable"`
+		PlanFiles    int     `json:"planFiles"`
+		PlansDone    int     `json:"plansDone"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 6 {
+		t.Fatalf("EXPECTED.json lists %d projects", len(want))
+	}
+	t.Setenv("GSD_USER", "probe")
+	t.Setenv("GSD_WORKSTREAM", "")
+	for name, w := range want {
+		t.Run(name, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join(corpusDir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := Main([]string{"-C", dir, "progress", "--json"}, nil, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			var got struct {
+				Scope         string  `json:"scope"`
+				CurrentPhase  *string `json:"currentPhase"`
+				ActivePlan    *string `json:"activePlan"`
+				Trackable     *bool   `json:"trackable"`
+				NeedsPlanning bool    `json:"needsPlanning"`
+				PlanFiles     int     `json:"planFiles"`
+				PlansDone     int     `json:"plansDone"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			str := func(p *string) string {
+				if p == nil {
+					return "null"
+				}
+				return *p
+			}
+			boolean := func(p *bool) string {
+				if p == nil {
+					return "null"
+				}
+				if *p {
+					return "true"
+				}
+				return "false"
+			}
+			if got.Scope != w.Scope || str(got.CurrentPhase) != str(w.CurrentPhase) || str(got.ActivePlan) != str(w.ActivePlan) ||
+				boolean(got.Trackable) != boolean(w.Trackable) || got.PlanFiles != w.PlanFiles || got.PlansDone != w.PlansDone {
+				t.Errorf("got scope %s, phase %s, plan %s, trackable %s, %d/%d plan files done;\nwant scope %s, phase %s, plan %s, trackable %s, %d/%d",
+					got.Scope, str(got.CurrentPhase), str(got.ActivePlan), boolean(got.Trackable), got.PlansDone, got.PlanFiles,
+					w.Scope, str(w.CurrentPhase), str(w.ActivePlan), boolean(w.Trackable), w.PlansDone, w.PlanFiles)
+			}
+			if needs := w.CurrentPhase != nil && w.ActivePlan == nil; got.NeedsPlanning != needs {
+				t.Errorf("needsPlanning = %v, want %v", got.NeedsPlanning, needs)
+			}
+		})
+	}
+}
