@@ -153,6 +153,9 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 	if plans, ok := e.plans[dir]; ok {
 		return plans, nil
 	}
+	if e.pos != nil && e.pos.Phase != nil && e.pos.Phase.Dir == dir {
+		return e.pos.Phase.Plans, nil // the position listed it already
+	}
 	plans, err := roadmap.ScanPlans(e.FS, dir)
 	if err != nil {
 		return nil, err

@@ -156,6 +156,9 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 		}
 		return []string{"plan file cannot be read: " + about(planPath, err)}
 	}
+	// The position lists the current phase's directory; worked out first, the completed check
+	// below reuses that listing when the session is in the current phase (the common case).
+	pos, posErr := e.Position()
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
 	if plans, err := e.phasePlans(planPath); err == nil {
 		for _, pl := range plans {
@@ -166,8 +169,7 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	}
 	// Phase advanced: the plan's phase is not the current phase of the position model.
 	if num, ok := roadmap.PhaseOf(planPath); ok {
-		pos, err := e.Position()
-		switch {
+		switch err := posErr; {
 		case err != nil:
 			// Too large, a directory, a symlink out of the project: say so rather than pass
 			// the phase check in silence.
