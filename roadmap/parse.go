@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
@@ -105,11 +106,11 @@ const (
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
 func ParseRoadmap(path string, src []byte) *Roadmap {
-	byNum := make(map[string]*facts, bytes.Count(src, []byte("\n"))/4)
+	byNum := make(map[phaseKey]*facts, bytes.Count(src, []byte("\n"))/4)
 	var order []*facts
 	ms := newMilestones()
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
-		k := n.String()
+		k := n.key()
 		f := byNum[k]
 		if f == nil {
 			f = &facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1}
@@ -349,6 +350,9 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 // cleanName trims a phase name taken from a checklist line, heading or table
 // cell: the description after a dash, trailing "(...)" groups and emphasis.
 func cleanName(s string) string {
+	if plainName(s) {
+		return s // "Phase 12", "Foundation": most names need nothing done
+	}
 	s = strings.Trim(s, " \t*_")
 	for strings.HasSuffix(s, ")") {
 		i := strings.LastIndexByte(s, '(')
@@ -365,6 +369,24 @@ func cleanName(s string) string {
 		}
 	}
 	return s
+}
+
+// plainName reports whether cleanName would return s as it is: ASCII letters, digits and single
+// inner spaces, ending in a letter or digit.
+func plainName(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == ' ' && s[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // cutDescription cuts the description off a checklist line or heading's name: "Auth - the
@@ -582,7 +604,7 @@ func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
 	if !ok {
 		return PhaseNum{}, "", false
 	}
-	if rest != "" && !strings.ContainsRune(" \t.:-—–", []rune(rest)[0]) {
+	if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune(" \t.:-—–", r) {
 		return PhaseNum{}, "", false
 	}
 	if len(rest) > 1 && rest[0] == '-' && isDigit(rest[1]) {
