@@ -42,10 +42,14 @@ fuzz:
 	  done; \
 	done
 
-# Go benchmarks, then whole-process timings of the static binary against the spec's shell pipeline.
+# Go benchmarks, then whole-process timings of the static binary (testdata/bench/bench.sh): against
+# the spec's shell pipeline, hydrate on 10 vs 1,000 finished phases vs a Go hello-world, and
+# progress --json vs upstream GSD's roadmap analyze on ../shared/corpus/cipher-box (needs node, npm;
+# fetches the npm package into a scratch directory). BENCH=hydrate (spec, upstream) runs one part.
+BENCH ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	./testdata/bench/bench.sh $(BIN)
+	./testdata/bench/bench.sh $(BIN) $(BENCH)
 
 # Hydrate the example project shipped in testdata/demo (on a scratch copy: nothing in the
 # checkout changes).
