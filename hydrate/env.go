@@ -110,16 +110,13 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
-// LockPath is the lock file every session write holds. It is placed where it never shows up in
-// `git status`: inside the repository's git directory when there is one (per worktree, since each
-// checkout has its own session files), else in .planning itself (not in the sessions directory,
-// which may be a symlink that writes are refused through), where no git can see it either. It is
-// worked out only when a command is about to write.
-func (e *Env) LockPath() string {
-	if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.GitDir != "" {
-		return filepath.Join(repo.GitDir, "gsd.lock")
-	}
-	return filepath.Join(e.Root, ".planning", ".gsd.lock")
+// LockDir is what every session write locks: the project's .planning directory itself (see
+// atomicfile.LockDir). It depends on the project root alone, never on a workstream or on how git
+// finds the repository (GIT_DIR, GIT_CEILING_DIRECTORIES, a subproject, a linked worktree), so
+// every gsd process writing the sessions directory takes the same lock; and locking a directory
+// creates no file, so nothing shows in `git status`.
+func (e *Env) LockDir() string {
+	return filepath.Join(e.Root, ".planning")
 }
 
 // SessionPath is the user's session file, relative to the root.
