@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -38,6 +39,7 @@ type app struct {
 
 	dir     string // -C
 	user    string // --user
+	userSet bool   // --user was given, even as --user ''
 	json    bool
 	noColor bool
 }
@@ -75,12 +77,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 	var ue usageError
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
 		return ExitNotProject
-	case errors.As(err, &ue) || isCobraUsage(err):
+	case errors.As(err, &ue) || isCobraUsage(err) || errors.Is(err, identity.ErrUnusableUser):
 		fmt.Fprintf(stderr, "Run 'gsd --help' for usage.\n")
 		return ExitUsage
 	}
@@ -117,6 +119,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentPreRun = func(*cobra.Command, []string) { a.userSet = root.PersistentFlags().Changed("user") }
 	root.SetVersionTemplate("gsd {{.Version}}\n")
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.dir, "directory", "C", "", "run as if gsd was started in `DIR`")
@@ -194,6 +197,7 @@ func (a *app) identityEnv(dir string) identity.Env {
 	home, _ := os.UserHomeDir()
 	return identity.Env{
 		Flag:      a.user,
+		FlagGiven: a.userSet,
 		LookupEnv: a.lookupEnv,
 		Home:      home,
 		Dir:       dir,
@@ -237,9 +241,12 @@ func (a *app) lockTimeout() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
+		n, nerr := strconv.ParseInt(s, 10, 64)
+		if nerr != nil && !errors.Is(nerr, strconv.ErrRange) {
 			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: not a duration (such as 500ms or 30s)", s)}
+		}
+		if nerr != nil || n > int64(math.MaxInt64/time.Second) {
+			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: too large", s)}
 		}
 		d = time.Duration(n) * time.Second
 	}

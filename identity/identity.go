@@ -15,6 +15,8 @@
 package identity
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 )
@@ -31,7 +33,8 @@ const (
 
 // Env is everything Resolve may look at; nothing is read from the process.
 type Env struct {
-	Flag         string                      // --user value, "" if not given
+	Flag         string                      // --user value
+	FlagGiven    bool                        // --user was given (also as --user ''); Flag alone cannot say
 	LookupEnv    func(string) (string, bool) // environment lookup, like os.LookupEnv (nil: empty environment)
 	Home         string                      // home directory, as $HOME ("" = unknown)
 	Dir          string                      // absolute directory to discover the git repository from ("" = none)
@@ -70,18 +73,29 @@ type Identity struct {
 	Source Source
 }
 
+// ErrUnusableUser is wrapped by the error Resolve returns for an explicit user name (--user or
+// GSD_USER) that sanitises to nothing.
+var ErrUnusableUser = errors.New("sanitises to an empty session directory name; use letters a-z or digits")
+
 // Resolve finds the user: --user, $GSD_USER, git's user.name, the login
-// name, the short host name, then "unknown". A name that sanitises to ""
-// (say user.name = "李雷") falls through to the next source. The only
-// errors are git configuration git itself would reject.
+// name, the short host name, then "unknown". A discovered name that
+// sanitises to "" (say user.name = "李雷") falls through to the next source;
+// an explicit one (--user '..', GSD_USER=---) is an error wrapping
+// ErrUnusableUser, because falling through would act as somebody else. An
+// empty GSD_USER counts as unset. The other errors are git configuration
+// git itself would reject.
 func Resolve(env Env) (Identity, error) {
-	if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
-		return id, nil
+	if env.FlagGiven || env.Flag != "" {
+		if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
+			return id, nil
+		}
+		return Identity{}, fmt.Errorf("--user %q: %w", env.Flag, ErrUnusableUser)
 	}
 	if v, _ := env.lookup("GSD_USER"); v != "" {
 		if id, ok := candidate(v, Source{Kind: KindEnv, File: "GSD_USER"}); ok {
 			return id, nil
 		}
+		return Identity{}, fmt.Errorf("GSD_USER=%q: %w", v, ErrUnusableUser)
 	}
 	name, file, found, err := GitUserName(env)
 	if err != nil {
