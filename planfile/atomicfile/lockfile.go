@@ -20,9 +20,9 @@ type LockFile struct {
 	fi   fs.FileInfo
 }
 
-// CreateLockFile takes the lock file at path: it creates path exclusively, writes the holder's
-// pid, the time and the host name into it, one per line, and keeps it open with a flock on it
-// until Release. While path exists it waits, at most timeout, and takes path for abandoned, and
+// CreateLockFile takes the lock file at path: it creates path exclusively, holding the holder's
+// pid, the time and the host name, one per line, and keeps it open with a flock on it until
+// Release. While path exists it waits, at most timeout, and takes path for abandoned, and
 // removes it, when:
 //
 //   - it is a regular file no gsd holds a flock on, and
@@ -58,23 +58,58 @@ func CreateLockFile(path string, timeout, stale time.Duration) (*LockFile, error
 }
 
 func createLockFile(path, host string) (*LockFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	// A reclaimer may hold the flock for the instant it looks at the (still empty) file: wait.
-	lockFileBlocking(f)
 	content := strconv.Itoa(os.Getpid()) + "\n" + time.Now().UTC().Format(time.RFC3339) + "\n" + host + "\n"
-	fi, err := f.Stat()
+	// The lock file is made whole and flocked under a temporary name, then linked into place
+	// (link fails if path exists): so path never names an empty or unlocked file that a crash
+	// right after its creation would leave looking like someone else's fresh lock.
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	f, err := os.OpenFile(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, tempCreateError(dir, err)
+	}
+	tmp := f.Name()
+	lockFileBlocking(f)
+	_, err = f.WriteString(content)
 	if err == nil {
-		_, err = f.WriteString(content)
+		err = os.Link(tmp, path)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// No hard links here (some FUSE and FAT file systems): create path exclusively.
+			var g *os.File
+			if g, err = createDirectly(path, content); err == nil {
+				_ = f.Close()
+				f = g
+			}
+		}
+	}
+	_ = os.Remove(tmp)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == tmp {
+		err = fmt.Errorf("create %s: %w", path, pe.Err) // not the temporary name, which would confuse
+	}
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = os.Lstat(path)
 	}
 	if err != nil {
-		_ = os.Remove(path)
 		_ = f.Close()
 		return nil, err
 	}
 	return &LockFile{path: path, f: f, fi: fi}, nil
+}
+
+// createDirectly creates path exclusively with content, flocked, for file systems without links.
+func createDirectly(path, content string) (*os.File, error) {
+	g, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	lockFileBlocking(g)
+	if _, err := g.WriteString(content); err != nil {
+		_ = os.Remove(path)
+		_ = g.Close()
+		return nil, err
+	}
+	return g, nil
 }
 
 // errHeld says that a lock file is in use.
