@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
 // Kinds of Source, from the highest precedence to the lowest.
@@ -156,4 +158,14 @@ func Sanitize(name string) string {
 		}
 	}
 	return strings.TrimSuffix(string(b), "-")
+}
+
+// maxGitFile bounds every git file this package reads (config files, HEAD, .git files): real
+// ones are kilobytes.
+const maxGitFile = 8 << 20
+
+// readFile reads a git file: a regular file of at most maxGitFile bytes. A FIFO or device (a
+// config symlinked to /dev/zero) is refused without blocking or reading it.
+func readFile(path string) ([]byte, error) {
+	return atomicfile.ReadFile(path, maxGitFile)
 }
