@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +35,15 @@ func LockDir(ctx context.Context, dir string, timeout time.Duration) (*Locked, e
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	fd := int(d.Fd())
+	if err := unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB); flockUnsupported(err) {
+		// Some network file systems emulate flock with fcntl locks, which need a descriptor
+		// open for writing, impossible on a directory. Every process sees the same file
+		// system, so all fall back alike: to a lock file in dir.
+		_ = d.Close()
+		return Lock(ctx, filepath.Join(dir, ".gsd.lock"), timeout)
+	} else if err == nil {
+		_ = unix.Flock(fd, unix.LOCK_UN)
+	}
 	err = poll(ctx, dir, timeout, func() (bool, error) {
 		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
 		switch {
@@ -60,9 +70,18 @@ func lockTemp(f *os.File) {
 }
 
 // tryLockFile reports whether f could be locked exclusively, that is whether no live process
-// holds a flock on it; the lock is released when f is closed.
+// holds a flock on it; the lock is released when f is closed. Where flock is not supported it
+// reports true: the caller's other evidence (age, a dead pid) decides alone.
 func tryLockFile(f *os.File) bool {
-	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	return err == nil || flockUnsupported(err)
+}
+
+// flockUnsupported reports whether a flock error means the file system cannot lock this
+// descriptor at all, rather than that someone holds the lock.
+func flockUnsupported(err error) bool {
+	return errors.Is(err, unix.EBADF) || errors.Is(err, unix.ENOLCK) || errors.Is(err, unix.EINVAL) ||
+		errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP)
 }
 
 // openNoBlock opens name for reading without ever blocking: a FIFO opens at once (and is then
