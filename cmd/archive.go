@@ -30,7 +30,7 @@ overwriting an earlier archive. The next gsd hydrate starts a fresh session.`,
 					Archived      string `json:"archived"`
 				}{SchemaVersion, res.Path, res.Actions[0].Path})
 			}
-			fmt.Fprintf(a.stdout, "archived %s -> %s\n", res.Path, res.Actions[0].Path)
+			fmt.Fprintf(a.stdout, "archived %s -> %s\n", printable(res.Path), printable(res.Actions[0].Path))
 			return nil
 		},
 	}

@@ -87,7 +87,7 @@ or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-
 // error.
 func (a *app) hookSessionStart() {
 	note := func(format string, args ...any) {
-		fmt.Fprintf(a.stderr, "gsd: hook session-start: "+format+"\n", args...)
+		fmt.Fprintf(a.stderr, "gsd: hook session-start: %s\n", printable(fmt.Sprintf(format, args...)))
 	}
 	in, err := a.readHookInput()
 	if err != nil {
@@ -285,7 +285,7 @@ func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool) error
 	default:
 		msg = "no gsd hook in " + ch.Path + "; nothing changed"
 	}
-	_, err := fmt.Fprintln(a.stdout, msg)
+	_, err := fmt.Fprintln(a.stdout, printable(msg))
 	return err
 }
 
@@ -318,7 +318,7 @@ func unifiedDiff(path string, before, after []byte) string {
 	if before == nil {
 		old = "/dev/null"
 	}
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", old, path)
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", printable(old), printable(path))
 	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(from, aTo-from), hunkRange(from, bTo-from))
 	line := func(prefix, s string) {
 		sb.WriteString(prefix + strings.TrimSuffix(s, "\n") + "\n")

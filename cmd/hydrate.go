@@ -163,7 +163,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 
 // field prints one "Label:  value" line.
 func (a *app) field(w io.Writer, label, value string) {
-	fmt.Fprintf(w, "%-10s %s\n", label+":", value)
+	fmt.Fprintf(w, "%-10s %s\n", label+":", printable(value))
 }
 
 func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {

@@ -215,7 +215,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", plural(hidden, "phase"))
@@ -257,7 +257,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
 			fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
-				clip(s.User, 14), clip(plan, 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+				clip(printable(s.User), 14), clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -288,7 +288,7 @@ func (a *app) phaseStatus(st roadmap.Status) string {
 // printProblems prints each problem as file:line: severity: message.
 func (a *app) printProblems(w io.Writer, ps []roadmap.Problem) {
 	for _, p := range ps {
-		s := p.String()
+		s := printable(p.String())
 		if p.Severity == roadmap.SeverityError {
 			s = strings.Replace(s, ": error: ", ": "+a.paint("red", "error")+": ", 1)
 		}
@@ -322,11 +322,11 @@ func writeAnnotations(w io.Writer, ps []roadmap.Problem) {
 		case roadmap.SeverityWarning:
 			cmd = "warning"
 		}
-		props := "file=" + escapeProperty(p.File)
+		props := "file=" + escapeProperty(printable(p.File))
 		if p.Line > 0 {
 			props += fmt.Sprintf(",line=%d", p.Line)
 		}
-		fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, escapeData(p.Message))
+		fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, escapeData(printable(p.Message)))
 	}
 }
 
@@ -365,6 +365,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 			if pr.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", pr.File, pr.Line)
 			}
+			loc = strings.ReplaceAll(printable(loc), "`", "'")
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", pr.Severity, loc, mdCell(pr.Message))
 		}
 	}
@@ -381,7 +382,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 }
 
 func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", "").Replace(s)
+	return strings.NewReplacer("|", `\|`).Replace(printable(s))
 }
 
 // clip shortens s to at most n columns (runes), ending it with "…" when cut.

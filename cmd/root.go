@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -38,6 +39,7 @@ type app struct {
 
 	dir     string // -C
 	user    string // --user
+	userSet bool   // --user was given, even as --user ''
 	json    bool
 	noColor bool
 }
@@ -86,19 +88,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var ae *hydrate.ArgError
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
-		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 		return ExitNotProject
-	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err):
+	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err) || errors.Is(err, identity.ErrUnusableUser):
 		// cobra appends its suggestions after a blank line: keep them on lines of their own.
 		msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
-		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(msg))
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(msg)))
 		if names := strings.Fields(suggest); len(names) > 0 {
 			fmt.Fprintf(stderr, "Did you mean this?\n\t%s\n", strings.Join(names, "\n\t"))
 		}
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", helpFor(c))
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 	return ExitFailure
 }
 
@@ -244,6 +246,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentPreRun = func(*cobra.Command, []string) { a.userSet = root.PersistentFlags().Changed("user") }
 	root.SetVersionTemplate("gsd {{.Version}}\n")
 	root.SetHelpCommand(newHelpCmd())
 	pf := root.PersistentFlags()
@@ -322,6 +325,7 @@ func (a *app) identityEnv(dir string) identity.Env {
 	home, _ := os.UserHomeDir()
 	return identity.Env{
 		Flag:      a.user,
+		FlagGiven: a.userSet,
 		LookupEnv: a.lookupEnv,
 		Home:      home,
 		Dir:       dir,
@@ -365,9 +369,12 @@ func (a *app) lockTimeout() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
+		n, nerr := strconv.ParseInt(s, 10, 64)
+		if nerr != nil && !errors.Is(nerr, strconv.ErrRange) {
 			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: not a duration (such as 500ms or 30s)", s)}
+		}
+		if nerr != nil || n > int64(math.MaxInt64/time.Second) {
+			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: too large", s)}
 		}
 		d = time.Duration(n) * time.Second
 	}

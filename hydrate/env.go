@@ -80,6 +80,9 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := planningInside(root); err != nil {
+		return nil, err
+	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -125,16 +128,36 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
-// LockPath is the lock file every session write holds. It is placed where it never shows up in
-// `git status`: inside the repository's git directory when there is one (per worktree, since each
-// checkout has its own session files), else in .planning itself (not in the sessions directory,
-// which may be a symlink that writes are refused through), where no git can see it either. It is
-// worked out only when a command is about to write.
-func (e *Env) LockPath() string {
-	if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.GitDir != "" {
-		return filepath.Join(repo.GitDir, "gsd.lock")
+// planningInside checks that root's .planning, when it is a symlink, leads to a place inside the
+// project: the project is read through os.Root, which would refuse every path under it with a
+// bare "path escapes from parent" that names neither the symlink nor where it leads.
+func planningInside(root string) error {
+	planning := filepath.Join(root, ".planning")
+	fi, err := os.Lstat(planning)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
 	}
-	return filepath.Join(e.Root, ".planning", ".gsd.lock")
+	real, err := filepath.EvalSymlinks(planning)
+	if err != nil {
+		return err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is a symlink to %s, outside the project; gsd reads and writes only inside the project (%s)", planning, real, root)
+	}
+	return nil
+}
+
+// LockDir is what every session write locks: the project's .planning directory itself (see
+// atomicfile.LockDir). It depends on the project root alone, never on a workstream or on how git
+// finds the repository (GIT_DIR, GIT_CEILING_DIRECTORIES, a subproject, a linked worktree), so
+// every gsd process writing the sessions directory takes the same lock; and locking a directory
+// creates no file, so nothing shows in `git status`.
+func (e *Env) LockDir() string {
+	return filepath.Join(e.Root, ".planning")
 }
 
 // SessionPath is the user's session file, relative to the root.
@@ -207,7 +230,12 @@ func (e *Env) readFile(rel string) ([]byte, error) {
 // cleanRel validates a root-relative path taken from a file or the command line: it must stay
 // inside the project.
 func cleanRel(p string) (string, error) {
-	p = strings.TrimSpace(filepath.ToSlash(p))
+	p = filepath.ToSlash(p)
+	// Never trimmed: "plan.md " is another file than "plan.md". But a session header cannot
+	// record such a name (its fields are trimmed when read), so it is refused, quoted.
+	if strings.TrimSpace(p) != p {
+		return "", fmt.Errorf("path %q begins or ends with white space, which a session header cannot record; rename it", p)
+	}
 	c := path.Clean(p)
 	// Paths in session headers are written with '/': a backslash or a drive letter is a path
 	// from another system (or an attempt to leave the project), on every OS.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -302,7 +302,7 @@ func (e *Env) Archive() (*Result, error) {
 		if err != nil {
 			return err
 		}
-		if err := os.Remove(e.abs(s.Path)); err != nil {
+		if err := atomicfile.Remove(e.abs(s.Path)); err != nil {
 			return err
 		}
 		s.State = StateNoSession

@@ -263,40 +263,17 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 // written down anywhere we could check.)
 const StateLockStale = 10 * time.Second
 
-// stateLockRetry is the pause between attempts to create a busy STATE.md.lock.
-const stateLockRetry = 20 * time.Millisecond
-
-// withStateLock runs fn holding STATE.md.lock: created exclusively (O_EXCL) with the holder's pid
-// and time, removed afterwards; a lock older than StateLockStale is reaped; a fresh one is waited
-// for up to the lock timeout.
+// withStateLock runs fn holding STATE.md.lock, as GSD's own tooling does (see
+// atomicfile.CreateLockFile: abandoned locks are reclaimed atomically, and at once when their
+// holder is dead).
 func (e *Env) withStateLock(fn func() error) error {
-	lock := e.abs(e.statePath() + ".lock")
-	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
+	l, err := atomicfile.CreateLockFile(e.abs(e.statePath()+".lock"), e.lockTimeout, StateLockStale)
+	if err != nil {
 		return err
 	}
-	// Lock ages are compared with file modification times, so this uses the real clock, not
-	// e.now (which SOURCE_DATE_EPOCH may pin to a fixed date for reproducible output).
-	deadline := time.Now().Add(e.lockTimeout)
-	for {
-		f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-			f.Close()
-			defer os.Remove(lock)
-			return fn()
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s.lock: %w", e.statePath(), err)
-		}
-		if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) > StateLockStale {
-			os.Remove(lock) // left by a crashed process; losing a race here just means another try
-			continue
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s.lock: held by another process (waited %v; remove it if no GSD tool is running)", e.statePath(), e.lockTimeout)
-		}
-		time.Sleep(stateLockRetry)
-	}
+	defer l.Release()
+	atomicfile.RemoveTemps(filepath.Dir(e.abs(e.statePath())), path.Base(e.statePath()))
+	return fn()
 }
 
 // compareState lists where STATE.md disagrees with pos: exactly the lines that rewriteState
