@@ -43,6 +43,7 @@ func readText(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	size := int64(0)
 	if fi, err := f.Stat(); err == nil {
 		if fi.IsDir() {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
@@ -50,10 +51,23 @@ func readText(fsys fs.FS, name string) ([]byte, error) {
 		if fi.Size() > MaxFileSize {
 			return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 		}
+		size = fi.Size()
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	// Read into a buffer of the file's size (and a byte more, to see the end), as os.ReadFile
+	// does, rather than io.ReadAll's doubling: a large roadmap is read on every agent turn.
+	b := make([]byte, 0, size+1)
+	for len(b) <= MaxFileSize {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since it was stat'ed
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if len(b) > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)

@@ -345,28 +345,33 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 // scanQuick lists <planningDir>/quick: one task per subdirectory.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	ents, err := fs.ReadDir(fsys, dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	ents, err := listDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(ents, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	var out []QuickTask
 	for _, e := range ents {
-		if !e.IsDir() {
+		if e.known && !e.dir {
 			continue
 		}
-		d := path.Join(dir, e.Name())
-		files, err := fs.ReadDir(fsys, d)
+		d := path.Join(dir, e.name)
+		files, err := listDir(fsys, d)
+		if errors.Is(err, errNotDir) {
+			continue // a file beside the task directories
+		}
 		if err != nil {
 			return nil, err
 		}
+		slices.SortFunc(files, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 		q := QuickTask{Dir: d}
 		for _, f := range files {
-			n := f.Name()
+			n := f.name
 			switch {
-			case f.IsDir():
+			case f.dir:
 			case strings.HasSuffix(n, "SUMMARY.md"):
 				q.Done = true
 			case strings.HasSuffix(n, "PLAN.md") && q.Plan == "":
