@@ -4,9 +4,10 @@
 // Most real plans are not well-formed XML (bare '&', "a < b", Map<K, V>, JSX, code fences inside
 // <action>), so no XML parser can read one whole. A tolerant scanner walks the bytes once and
 // records byte spans: the <tasks> block, each <task> start tag and its attributes, each child
-// element and its raw text, skipping fenced code, inline code and HTML comments. Each start tag,
-// which is XML, is then handed to etree for its attribute values. Edits splice bytes at the
-// recorded spans and never re-serialise anything, so every byte not being changed stays as it was.
+// element and its raw text, skipping fenced code, inline code and HTML comments. What is XML in
+// those spans, each task's start tag and child elements, is then read by etree when a task is
+// queried, cross-checked against the scanner (see taskXML). Edits splice bytes at the recorded
+// spans and never re-serialise anything, so every byte not being changed stays as it was.
 package planfile
 
 import (
@@ -46,9 +47,12 @@ type Task struct {
 	Attrs    []Attr // in source order
 	Children []Child
 	Closed   bool // a matching </task> was found
+
+	xml *taskXML // etree's reading, made on the first query
 }
 
-// Attr returns the first attribute called name.
+// Attr returns the first attribute called name, as the scanner read it: the raw value and the
+// spans an edit needs.
 func (t *Task) Attr(name string) (Attr, bool) {
 	for _, a := range t.Attrs {
 		if a.Name == name {
@@ -58,10 +62,26 @@ func (t *Task) Attr(name string) (Attr, bool) {
 	return Attr{}, false
 }
 
+// AttrValue is the value of the first attribute called name as XML means it: read by etree,
+// references decoded, when the start tag is well-formed XML that etree and the scanner read alike;
+// otherwise as written.
+func (t *Task) AttrValue(name string) (string, bool) {
+	if x := t.view(); x.attrs {
+		for i := range x.el.Attr {
+			if a := &x.el.Attr[i]; a.FullKey() == name {
+				return a.Value, true
+			}
+		}
+		return "", false
+	}
+	a, ok := t.Attr(name)
+	return a.Value, ok
+}
+
 // Type is the task's type attribute ("auto", "checkpoint:human-verify", ...), "" if absent.
 func (t *Task) Type() string {
-	a, _ := t.Attr("type")
-	return a.Value
+	v, _ := t.AttrValue("type")
+	return v
 }
 
 // Status is the raw status attribute value and whether the attribute is present.
@@ -70,8 +90,19 @@ func (t *Task) Status() (string, bool) {
 	return a.Value, ok
 }
 
-// Child returns the first child element called name.
+// Child returns the first child element called name, found by etree in the task element or its
+// shadow; its text is the raw text between the tags, as written.
 func (t *Task) Child(name string) (Child, bool) {
+	if x := t.view(); x.el != nil && plainName(name) {
+		k := 0
+		for c := range x.el.ChildElementsSeq() {
+			if c.FullTag() == name {
+				return t.Children[x.kids[k]], true
+			}
+			k++
+		}
+		return Child{}, false
+	}
 	for _, c := range t.Children {
 		if c.Name == name {
 			return c, true
@@ -90,11 +121,10 @@ func (t *Task) Name() string {
 			}
 		}
 	}
-	if a, ok := t.Attr("name"); ok && strings.TrimSpace(a.Value) != "" {
-		return oneLine(a.Value)
-	}
-	if a, ok := t.Attr("title"); ok && strings.TrimSpace(a.Value) != "" {
-		return oneLine(a.Value)
+	for _, n := range []string{"name", "title"} {
+		if v, ok := t.AttrValue(n); ok && strings.TrimSpace(v) != "" {
+			return oneLine(v)
+		}
 	}
 	label := t.Type()
 	if label == "" {
@@ -346,7 +376,7 @@ func (s *scanner) tasksBlock(start int) {
 
 // task scans one <task> element whose '<' is at off.
 func (s *scanner) task(off int) {
-	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off)}
+	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off), xml: &taskXML{src: s.src}}
 	if t.Number > MaxTasks {
 		s.p.Err = &LineError{Line: t.Line, Err: fmt.Errorf("%w: more than %d tasks", ErrTooComplex, MaxTasks)}
 		s.problem(off, "task %d: more than %d tasks; the scan stops here", t.Number, MaxTasks)
