@@ -4,10 +4,10 @@
 // Most real plans are not well-formed XML (bare '&', "a < b", Map<K, V>, JSX, code fences inside
 // <action>), so no XML parser can read one whole. A tolerant scanner walks the bytes once and
 // records byte spans: the <tasks> block, each <task> start tag and its attributes, each child
-// element and its raw text, skipping fenced code, inline code and HTML comments. What is XML in
-// those spans, each task's start tag and child elements, is then read by etree when a task is
-// queried, cross-checked against the scanner (see taskXML). Edits splice bytes at the recorded
-// spans and never re-serialise anything, so every byte not being changed stays as it was.
+// element and its raw text, skipping fenced code, inline code and HTML comments. A start tag whose
+// attribute values XML would read otherwise than as written (references) is then handed to etree
+// for them (see readXML). Edits splice bytes at the recorded spans and never re-serialise
+// anything, so every byte not being changed stays as it was.
 package planfile
 
 import (
@@ -48,7 +48,7 @@ type Task struct {
 	Children []Child
 	Closed   bool // a matching </task> was found
 
-	xml *taskXML // etree's reading, made on the first query
+	tag []byte // the bytes of the start tag, for xmlValue
 }
 
 // Attr returns the first attribute called name, as the scanner read it: the raw value and the
@@ -62,20 +62,15 @@ func (t *Task) Attr(name string) (Attr, bool) {
 	return Attr{}, false
 }
 
-// AttrValue is the value of the first attribute called name as XML means it: read by etree,
-// references decoded, when the start tag is well-formed XML that etree and the scanner read alike;
-// otherwise as written.
+// AttrValue is the value of the first attribute called name as XML means it: references decoded
+// (by etree, see xmlValue) when the start tag is well-formed XML, otherwise as written.
 func (t *Task) AttrValue(name string) (string, bool) {
-	if x := t.view(); x.attrs {
-		for i := range x.el.Attr {
-			if a := &x.el.Attr[i]; a.FullKey() == name {
-				return a.Value, true
-			}
+	for i, a := range t.Attrs {
+		if a.Name == name {
+			return t.xmlValue(i), true
 		}
-		return "", false
 	}
-	a, ok := t.Attr(name)
-	return a.Value, ok
+	return "", false
 }
 
 // Type is the task's type attribute ("auto", "checkpoint:human-verify", ...), "" if absent.
@@ -90,19 +85,8 @@ func (t *Task) Status() (string, bool) {
 	return a.Value, ok
 }
 
-// Child returns the first child element called name, found by etree in the task element or its
-// shadow; its text is the raw text between the tags, as written.
+// Child returns the first child element called name; its text is as written, never decoded.
 func (t *Task) Child(name string) (Child, bool) {
-	if x := t.view(); x.el != nil && plainName(name) {
-		k := 0
-		for c := range x.el.ChildElementsSeq() {
-			if c.FullTag() == name {
-				return t.Children[x.kids[k]], true
-			}
-			k++
-		}
-		return Child{}, false
-	}
 	for _, c := range t.Children {
 		if c.Name == name {
 			return c, true
@@ -376,7 +360,7 @@ func (s *scanner) tasksBlock(start int) {
 
 // task scans one <task> element whose '<' is at off.
 func (s *scanner) task(off int) {
-	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off), xml: &taskXML{src: s.src}}
+	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off)}
 	if t.Number > MaxTasks {
 		s.p.Err = &LineError{Line: t.Line, Err: fmt.Errorf("%w: more than %d tasks", ErrTooComplex, MaxTasks)}
 		s.problem(off, "task %d: more than %d tasks; the scan stops here", t.Number, MaxTasks)
@@ -391,6 +375,7 @@ func (s *scanner) task(off int) {
 	}
 	t.Tag = Span{off, end}
 	t.Attrs = attrs
+	t.tag = s.src[off:end:end]
 	s.pos = end
 	if selfClosing {
 		t.Closed = true
