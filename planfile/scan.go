@@ -553,9 +553,10 @@ func hasTag(b []byte, name string) bool {
 	return false
 }
 
-// closesAt reports whether an end tag name ending at b[n] is followed by optional space and '>'.
+// closesAt reports whether an end tag name ending at b[n] is followed by optional white space
+// (line ends included, as in XML) and '>'.
 func closesAt(b []byte, n int) bool {
-	for n < len(b) && (b[n] == ' ' || b[n] == '\t') {
+	for n < len(b) && isSpace(b[n]) {
 		n++
 	}
 	return n < len(b) && b[n] == '>'
