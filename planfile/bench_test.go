@@ -51,8 +51,8 @@ func BenchmarkBootstrap(b *testing.B) {
 	}
 }
 
-// BenchmarkRead is what listing a session costs: a scan, then every task's name and type, which
-// etree reads.
+// BenchmarkRead is what listing a session costs: a scan, then every task's name and type (the
+// queries that would go through etree).
 func BenchmarkRead(b *testing.B) {
 	src := benchPlan()
 	b.SetBytes(int64(len(src)))
