@@ -87,23 +87,6 @@ func TestScanMessyPlan(t *testing.T) {
 	}
 }
 
-func TestElementUsesXMLForStartTags(t *testing.T) {
-	p := Scan([]byte("<tasks>\n<task type=\"a &amp; b\" gate='x'>\n<name>N & M</name>\n</task>\n<task type=auto>\n</task>\n</tasks>\n"))
-	el, err := p.Element(&p.Tasks[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := el.SelectAttrValue("type", ""); got != "a & b" {
-		t.Errorf("type = %q", got)
-	}
-	if got := el.SelectElement("name").Text(); got != "N & M" {
-		t.Errorf("name = %q, want raw text", got)
-	}
-	if _, err := p.Element(&p.Tasks[1]); err == nil || !strings.Contains(err.Error(), "5: task 2: start tag is not well-formed XML") {
-		t.Errorf("unquoted attribute: err = %v", err)
-	}
-}
-
 func TestBootstrapGolden(t *testing.T) {
 	started := time.Date(2026, 2, 3, 10, 0, 0, 0, time.FixedZone("CET", 3600))
 	for _, name := range []string{"messy", "crlf", "bom-nofinalnewline"} {
