@@ -106,14 +106,19 @@ const (
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
 func ParseRoadmap(path string, src []byte) *Roadmap {
-	byNum := make(map[phaseKey]*facts, bytes.Count(src, []byte("\n"))/4)
+	byNum := make(map[phaseKey]*facts, min(bytes.Count(src, []byte("\n")), 4096)) // no rehashing
 	var order []*facts
 	ms := newMilestones()
+	var slab []facts // facts are allocated in blocks: a roadmap can name a thousand phases
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
 		k := n.key()
 		f := byNum[k]
 		if f == nil {
-			f = &facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1}
+			if len(slab) == cap(slab) {
+				slab = make([]facts, 0, 64)
+			}
+			slab = append(slab, facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1})
+			f = &slab[len(slab)-1]
 			byNum[k] = f
 			order = append(order, f)
 		}
@@ -222,13 +227,16 @@ func (r *Roadmap) Listed(i int) []Entry {
 	if r == nil {
 		return nil
 	}
+	byOrder := func(a, b Entry) int { return cmpInt(a.Order, b.Order) } // orders are unique
+	if i < 0 && slices.IsSortedFunc(r.Phases, byOrder) {
+		return slices.Clip(r.Phases) // listed in numeric order: no copy (a thousand phases is 150 KB)
+	}
 	var out []Entry
 	for _, e := range r.Phases {
 		if i < 0 || e.Milestone == i {
 			out = append(out, e)
 		}
 	}
-	byOrder := func(a, b Entry) int { return cmpInt(a.Order, b.Order) } // orders are unique
 	if !slices.IsSortedFunc(out, byOrder) {
 		slices.SortFunc(out, byOrder)
 	}
