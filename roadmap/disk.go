@@ -22,7 +22,7 @@ const sniffLen = 8000
 // Errors for files that are not text this package can read. They are wrapped
 // with the file's path.
 var (
-	ErrTooLarge = fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)
+	ErrTooLarge = errors.New("larger than the 8 MiB gsd reads") // MaxFileSize
 	ErrBinary   = errors.New("file is binary (contains NUL bytes)")
 )
 

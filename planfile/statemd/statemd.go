@@ -215,12 +215,20 @@ func isPositionTitle(title string) bool {
 	return rest == "" || strings.ContainsAny(rest[:1], ":—–-(")
 }
 
-// fieldNames maps the label names of the Current Position fields to the field.
-var fieldNames = map[string]string{
-	"phase": "Phase", "current phase": "Phase",
-	"plan": "Plan", "current plan": "Plan",
-	"status":   "Status",
-	"progress": "Progress",
+// fieldName maps the label name of a Current Position field to the field (a switch, not a map:
+// a map literal would be built at every process start).
+func fieldName(name string) (string, bool) {
+	switch strings.ToLower(name) {
+	case "phase", "current phase":
+		return "Phase", true
+	case "plan", "current plan":
+		return "Plan", true
+	case "status":
+		return "Status", true
+	case "progress":
+		return "Progress", true
+	}
+	return "", false
 }
 
 // fieldAt returns the Current Position field a line sets, its label bytes and its value.
@@ -229,7 +237,7 @@ func fieldAt(text string) (field, label, value string, ok bool) {
 	if !ok {
 		return "", "", "", false
 	}
-	field, ok = fieldNames[strings.ToLower(name)]
+	field, ok = fieldName(name)
 	return field, label, value, ok
 }
 
