@@ -68,19 +68,27 @@ func (e Evidence) String() string {
 // (the current phase, and the phases it passes over), so it stays cheap on a project with
 // hundreds of finished phases. Unreadable files are errors; files that do not add up are not.
 func Locate(fsys fs.FS, planningDir string) (*Position, error) {
+	pos, _, err := locate(fsys, planningDir)
+	return pos, err
+}
+
+// locate reads what the decision rests on and makes it; the index it returns has listed what
+// the decision needed, for Load to complete.
+func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
 	rm, err := ReadRoadmap(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	decl, err := ReadDeclared(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	idx, err := newDirIndex(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return decide(rm, decl, idx)
+	pos, err := decide(rm, decl, idx)
+	return pos, idx, err
 }
 
 // ScopeOf names the scope of a planning directory: "root" or "workstream:NAME".

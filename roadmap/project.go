@@ -95,25 +95,14 @@ func (pr *Progress) add(ph *PhaseInfo) {
 // permission) are errors; everything the files say that does not add up is a
 // Problem.
 func Load(fsys fs.FS, planningDir string) (*Project, error) {
-	rm, err := ReadRoadmap(fsys, planningDir)
-	if err != nil {
-		return nil, err
-	}
-	decl, err := ReadDeclared(fsys, planningDir)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := newDirIndex(fsys, planningDir)
+	pos, idx, err := locate(fsys, planningDir)
 	if err != nil {
 		return nil, err
 	}
 	if err := idx.listArchived(); err != nil {
 		return nil, err
 	}
-	pos, err := decide(rm, decl, idx)
-	if err != nil {
-		return nil, err
-	}
+	rm := pos.Roadmap
 	p := &Project{PlanningDir: planningDir, Roadmap: rm, Position: pos, Current: -1, idx: idx}
 	rmPath := path.Join(planningDir, "ROADMAP.md")
 	if rm == nil {
