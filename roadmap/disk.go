@@ -188,7 +188,7 @@ func phaseDir(dir string, e dirEntry) (Phase, bool) {
 	if !ok {
 		return Phase{}, false
 	}
-	return Phase{Num: n, Name: slug, Dir: path.Join(dir, e.name)}, true
+	return Phase{Num: n, Name: slug, Dir: dir + "/" + e.name}, true
 }
 
 // startsWithNumber is a quick test that name ("03-x", "E73-x", "CK-03-x") may be phase n's:

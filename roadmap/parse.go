@@ -283,8 +283,17 @@ func (f *facts) entry() Entry {
 // indexFold is strings.Index ignoring ASCII case, for an ASCII sub; indexes
 // stay valid in s whatever else s holds.
 func indexFold(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	c := sub[0]
+	lo, up := c|0x20, c&^0x20 // both cases of an ASCII letter; other bytes are their own case
+	if c < 'A' || c > 'z' || c > 'Z' && c < 'a' {
+		lo, up = c, c
+	}
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		// Only where the first byte matches is the whole compared: most lines hold no match.
+		if b := s[i]; (b == lo || b == up) && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}

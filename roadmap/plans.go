@@ -276,7 +276,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 					id = dirPhase.Raw() + "-" + id
 				}
 			}
-			p := path.Join(d, e.name)
+			p := d + "/" + e.name
 			if kind == kindSummary {
 				// Two spellings of one SUMMARY: the first by name, whatever the listing's order.
 				if other, dup := summaries[key.String()]; !dup || p < other {

@@ -347,7 +347,7 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 		if e.known && !e.dir {
 			continue
 		}
-		d := path.Join(dir, e.name)
+		d := dir + "/" + e.name
 		files, err := listDir(fsys, d)
 		if errors.Is(err, errNotDir) {
 			continue // a file beside the task directories
@@ -364,7 +364,7 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 			case strings.HasSuffix(n, "SUMMARY.md"):
 				q.Done = true
 			case strings.HasSuffix(n, "PLAN.md") && q.Plan == "":
-				q.Plan = path.Join(d, n)
+				q.Plan = d + "/" + n
 			}
 		}
 		out = append(out, q)
