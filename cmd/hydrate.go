@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/identity"
 )
 
 // planFlagUsage documents --plan of hydrate and brief.
@@ -183,9 +184,9 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	for _, act := range r.Actions {
 		switch act.Kind {
-		case "archived":
+		case hydrate.ActionArchived:
 			a.field(w, "Archived", act.From+" -> "+act.Path)
-		case "bootstrapped":
+		case hydrate.ActionBootstrapped:
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
 		}
 	}
@@ -254,18 +255,18 @@ func userLine(env *hydrate.Env) string {
 	s := env.User.User
 	var from string
 	switch src.Kind {
-	case "flag":
+	case identity.KindFlag:
 		from = "--user"
-	case "env":
+	case identity.KindEnv:
 		from = "GSD_USER"
-	case "git":
+	case identity.KindGit:
 		from = "git user.name"
 		if src.File != "" {
 			from += " in " + src.File
 		}
-	case "os-user":
+	case identity.KindOSUser:
 		from = "OS login name"
-	case "hostname":
+	case identity.KindHostname:
 		from = "host name"
 	default:
 		from = "no name found"

@@ -150,13 +150,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 	if r.Active != nil {
 		out.ActivePlan = optString(r.Active.Path)
 	}
-	done := 0
-	for _, q := range r.Quick {
-		if q.Done {
-			done++
-		}
-	}
-	out.Quick = map[string]int{"done": done, "total": len(r.Quick)}
+	out.Quick = map[string]int{"done": r.QuickDone(), "total": len(r.Quick)}
 	for i := range r.Phases {
 		ph := &r.Phases[i]
 		if !all && !ph.InMilestone {
@@ -187,13 +181,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
 		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
 	if len(r.Quick) > 0 {
-		done := 0
-		for _, q := range r.Quick {
-			if q.Done {
-				done++
-			}
-		}
-		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", done, len(r.Quick)))
+		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", r.QuickDone(), len(r.Quick)))
 	}
 	fmt.Fprintln(w)
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.

@@ -90,7 +90,7 @@ func (e *Env) Brief(r *Result) *Brief {
 		Note:           r.Note,
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
-	if s.file != nil && (s.State == StateResume || s.State == StateAllComplete) {
+	if s.file != nil && s.Valid() {
 		if c, ok := s.file.Block("objective"); ok {
 			ex := excerpt(c, s.Path, objectiveBudget)
 			if ex.Text != "" {
@@ -347,4 +347,57 @@ func truncateRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// BriefDrop says when a part of a rendered brief gives way to its one-line pointer: the parts
+// that matter least go first, so that the resume task and the commands to run next survive.
+type BriefDrop int
+
+// The drop order of a brief's parts.
+const (
+	KeepAlways    BriefDrop = iota // the header, the resume task, the next commands
+	DropCompleted                  // the completed tasks go first
+	DropFindings                   // then the stale, corrupt and warning lines
+	DropRemaining                  // then the remaining tasks
+	DropObjective                  // the plan's objective last
+)
+
+// BriefPart is a rendered part of a brief: its text, when it may be dropped, and what replaces it
+// then.
+type BriefPart struct {
+	Text  string
+	Drop  BriefDrop
+	Short string
+}
+
+// briefCutNote ends a brief that no dropping could hold to MaxBriefSize.
+const briefCutNote = "\n[brief cut at 8 KB: gsd tasks and the session file have the rest]\n"
+
+// FitBrief joins the parts of a rendered brief, holding it to MaxBriefSize: parts give way to
+// their Short text in drop order while it is too long, and as a last resort the brief is cut at a
+// line with a note. The budgets make the last resort a safety net, not the rule.
+func FitBrief(parts []BriefPart) string {
+	size := 0
+	for _, p := range parts {
+		size += len(p.Text)
+	}
+	for drop := DropCompleted; drop <= DropObjective && size > MaxBriefSize; drop++ {
+		for i := range parts {
+			if parts[i].Drop == drop {
+				size += len(parts[i].Short) - len(parts[i].Text)
+				parts[i].Text = parts[i].Short
+			}
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, p := range parts {
+		sb.WriteString(p.Text)
+	}
+	s := sb.String()
+	if len(s) <= MaxBriefSize {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:MaxBriefSize-len(briefCutNote)], '\n')
+	return s[:cut+1] + briefCutNote
 }

@@ -54,6 +54,18 @@ func (r *ProgressReport) Errors() int {
 	return n
 }
 
+// QuickDone counts the quick tasks with their SUMMARY (quick tasks are counted apart from the
+// phases' plans).
+func (r *ProgressReport) QuickDone() int {
+	n := 0
+	for _, q := range r.Quick {
+		if q.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // Trackable reports whether plan has <task> elements gsd can track (a Markdown-only plan with
 // "### Task" headings has none: it can be the active plan, but no session can follow it).
 func (e *Env) Trackable(plan string) (bool, error) {
