@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -114,12 +112,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 			})
 		}
 	}
-	slices.SortStableFunc(proj.Problems, func(a, b roadmap.Problem) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return a.Line - b.Line
-	})
+	roadmap.SortProblems(proj.Problems)
 	return r, nil
 }
 
