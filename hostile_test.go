@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/gsd-tools/gsd/cmd"
 	"github.com/gsd-tools/gsd/planfile"
 )
@@ -278,7 +280,7 @@ func TestHostileCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := transcript.String(); got != string(want) {
-		t.Errorf("transcript differs from %s (go test -run TestHostileCorpus -update, then review the diff):\n%s", golden, lineDiff(string(want), got))
+		t.Errorf("transcript differs from %s (go test -run TestHostileCorpus -update, then review the diff):\n%s", golden, diff.Diff(golden, want, "got", []byte(got)))
 	}
 }
 
@@ -290,28 +292,6 @@ func kept(t *testing.T, root string, data []byte) bool {
 		}
 	}
 	return false
-}
-
-// lineDiff shows the lines of got that are not at the same place in want.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var x, y string
-		if i < len(w) {
-			x = w[i]
-		}
-		if i < len(g) {
-			y = g[i]
-		}
-		if x != y {
-			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, x, y)
-			if b.Len() > 4000 {
-				break
-			}
-		}
-	}
-	return b.String()
 }
 
 func writeFile(t testing.TB, path, data string) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -254,7 +256,7 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, statemd.Diff(sp.Path, src, out), nil
+	return sp, diff.Diff(sp.Path, src, sp.Path, out), nil
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
