@@ -153,6 +153,7 @@ func isCobraUsage(err error) bool {
 		strings.HasPrefix(s, "invalid argument")
 }
 
+// oneLine joins the lines of a message into one, its runs of white space made single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }

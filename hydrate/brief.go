@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/internal/textfmt"
 	"github.com/gsd-tools/gsd/planfile"
 )
 
@@ -124,7 +125,7 @@ func (b *Brief) tasks(s *Session) {
 			return
 		}
 		listed++
-		t.Name = truncateRunes(t.Name, maxNameRunes)
+		t.Name = textfmt.Clip(t.Name, maxNameRunes)
 		*to = append(*to, t)
 	}
 	// Remaining first claims its share, so that a long history does not crowd out what is left.
@@ -157,7 +158,7 @@ func (b *Brief) tasks(s *Session) {
 		Task:        s.Tasks[s.ResumeTask-1],
 		Interrupted: s.Interrupted,
 		Checkpoint:  strings.HasPrefix(pt.Type(), "checkpoint"),
-		StartTag:    truncateRunes(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
+		StartTag:    textfmt.Clip(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
 	}
 	budgets := allocate(pt.Children)
 	for i, c := range pt.Children {
@@ -336,17 +337,9 @@ func capList(s []string) []string {
 	}
 	out := make([]string, len(s))
 	for i, v := range s {
-		out[i] = truncateRunes(v, maxReasonRunes)
+		out[i] = textfmt.Clip(v, maxReasonRunes)
 	}
 	return out
-}
-
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // BriefDrop says when a part of a rendered brief gives way to its one-line pointer: the parts
