@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -48,6 +49,7 @@ func TestScripts(t *testing.T) {
 			"exits":  exits,
 			"cptree": cptree,
 			"crlf":   crlf,
+			"mtime":  mtime,
 		},
 	})
 }
@@ -106,5 +108,17 @@ func crlf(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 		ts.Check(os.WriteFile(p, b, 0o644))
+	}
+}
+
+// mtime TIME FILE... sets the modification time of files to TIME (RFC 3339).
+func mtime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mtime TIME file...")
+	}
+	t, err := time.Parse(time.RFC3339, args[0])
+	ts.Check(err)
+	for _, a := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(a), t, t))
 	}
 }

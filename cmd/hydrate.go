@@ -99,10 +99,14 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return a.printJSON(hydrateJSON(env, res))
 	case "brief":
 		if a.json {
+			b := env.Brief(res)
 			return a.printJSON(struct {
 				SchemaVersion int `json:"schemaVersion"`
 				*hydrate.Brief
-			}{SchemaVersion, env.Brief(res)})
+				Plan     *string `json:"plan"`
+				NextPlan *string `json:"nextPlan"`
+				Note     *string `json:"note"`
+			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
 		}
 		return printBrief(a.stdout, env.Brief(res), "")
 	}
@@ -114,7 +118,7 @@ type hydrateReport struct {
 	SchemaVersion  int                  `json:"schemaVersion"`
 	User           string               `json:"user"`
 	UserSource     string               `json:"userSource"`
-	UserSourceFile string               `json:"userSourceFile,omitempty"`
+	UserSourceFile *string              `json:"userSourceFile"`
 	SessionFile    string               `json:"sessionFile"`
 	State          hydrate.State        `json:"state"`
 	Found          hydrate.State        `json:"found"`
@@ -130,9 +134,9 @@ type hydrateReport struct {
 	Actions        []hydrate.Action     `json:"actions"`
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
-	Note           string               `json:"note,omitempty"`
-	StateDrift     []hydrate.Difference `json:"stateDrift,omitempty"`
-	StateSynced    bool                 `json:"stateSynced,omitempty"`
+	Note           *string              `json:"note"`
+	StateDrift     []hydrate.Difference `json:"stateDrift"`
+	StateSynced    bool                 `json:"stateSynced"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -140,12 +144,12 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		SchemaVersion:  SchemaVersion,
 		User:           env.User.User,
 		UserSource:     env.User.Source.Kind,
-		UserSourceFile: env.User.Source.File,
+		UserSourceFile: optString(env.User.Source.File),
 		SessionFile:    r.Path,
 		State:          r.State,
 		Found:          r.Found,
 		Plan:           optString(r.Plan),
-		Started:        optString(r.Started),
+		Started:        optTime(r.Started),
 		ResumeTask:     optInt(r.ResumeTask),
 		Interrupted:    r.Interrupted,
 		Tasks:          nonNil(jsonTasks(r.Tasks)),
@@ -156,8 +160,8 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Actions:        nonNil(r.Actions),
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
-		Note:           r.Note,
-		StateDrift:     r.StateDrift,
+		Note:           optString(r.Note),
+		StateDrift:     nonNil(r.StateDrift),
 		StateSynced:    r.StateSynced,
 	}
 }
@@ -174,7 +178,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	case r.StateSynced:
 		a.field(w, "STATE.md", "Current Position rewritten")
 	case len(r.StateDrift) > 0:
-		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].Says, r.StateDrift[0].Derived))
+		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].SaysText(), r.StateDrift[0].Derived))
 	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)

@@ -120,9 +120,23 @@ type progressReportJSON struct {
 	AllProgress   roadmap.Progress       `json:"allProgress"`
 	Quick         map[string]int         `json:"quick"`
 	Phases        []progressPhaseJSON    `json:"phases"`
-	Sessions      []hydrate.UserSession  `json:"sessions"`
+	Sessions      []progressSessionJSON  `json:"sessions"`
 	State         *hydrate.StatePosition `json:"state"`
 	Problems      []roadmap.Problem      `json:"problems"`
+}
+
+// progressSessionJSON is a hydrate.UserSession with null for what is unknown.
+type progressSessionJSON struct {
+	User        string        `json:"user"`
+	SessionFile string        `json:"sessionFile"`
+	Plan        *string       `json:"plan"`
+	State       hydrate.State `json:"state"`
+	TasksDone   int           `json:"tasksDone"`
+	TasksTotal  int           `json:"tasksTotal"`
+	ResumeTask  *int          `json:"resumeTask"`
+	Changed     string        `json:"changed"` // RFC 3339, UTC, to the second
+	Reasons     []string      `json:"reasons"`
+	Error       *string       `json:"error"`
 }
 
 func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
@@ -141,7 +155,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Progress:      r.Progress,
 		AllProgress:   r.AllProgress,
 		Phases:        []progressPhaseJSON{},
-		Sessions:      nonNil(r.Sessions),
+		Sessions:      []progressSessionJSON{},
 		State:         r.State,
 		Problems:      nonNil(r.Problems),
 	}
@@ -150,6 +164,13 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 	}
 	if r.Active != nil {
 		out.ActivePlan = optString(r.Active.Path)
+	}
+	for _, s := range r.Sessions {
+		out.Sessions = append(out.Sessions, progressSessionJSON{
+			User: s.User, SessionFile: s.Path, Plan: optString(s.Plan), State: s.State,
+			TasksDone: s.Done, TasksTotal: s.Total, ResumeTask: optInt(s.ResumeTask),
+			Changed: s.Changed.UTC().Format(time.RFC3339), Reasons: nonNil(s.Reasons), Error: s.Error,
+		})
 	}
 	out.Quick = map[string]int{"done": r.QuickDone(), "total": len(r.Quick)}
 	for i := range r.Phases {

@@ -18,19 +18,19 @@ type Brief struct {
 	User           string          `json:"user"`
 	SessionFile    string          `json:"sessionFile"`
 	State          State           `json:"state"`
-	Plan           string          `json:"plan,omitempty"`
-	Objective      *Excerpt        `json:"objective,omitempty"`
+	Plan           string          `json:"-"` // "" when none: cmd gives it as null
+	Objective      *Excerpt        `json:"objective"`
 	Counts         planfile.Counts `json:"counts"`
 	Completed      []Task          `json:"completed"`
-	Resume         *ResumeTask     `json:"resume,omitempty"`
+	Resume         *ResumeTask     `json:"resume"`
 	Remaining      []Task          `json:"remaining"`
-	Omitted        int             `json:"omitted,omitempty"` // tasks left out of Completed and Remaining
+	Omitted        int             `json:"omitted"` // tasks left out of Completed and Remaining
 	StaleReasons   []string        `json:"staleReasons"`
 	CorruptReasons []string        `json:"corruptReasons"`
 	Warnings       []string        `json:"warnings"`
 	Actions        []Action        `json:"actions"`
-	NextPlan       string          `json:"nextPlan,omitempty"`
-	Note           string          `json:"note,omitempty"`
+	NextPlan       string          `json:"-"`
+	Note           string          `json:"-"`
 	Next           []Step          `json:"next"`
 }
 
