@@ -44,8 +44,6 @@ the current phase without a SUMMARY.`,
 				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
 			case format != "" && (o.porcelain || a.json):
 				return usageError{fmt.Errorf("--format cannot be used with --porcelain or --json")}
-			case o.noBootstrap && o.syncState:
-				return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 			case o.porcelain:
 				format = "porcelain"
 			case a.json:
@@ -73,6 +71,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	case "", "text", "json", "porcelain", "brief":
 	default:
 		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %q", format)}
+	}
+	if o.noBootstrap && o.syncState {
+		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 	}
 	env, dir, err := a.open()
 	if err != nil {
