@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -21,6 +22,8 @@ func TestMain(m *testing.M) {
 		"gsd": func() { os.Exit(cmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
+
+var update = flag.Bool("update", false, "rewrite the expected files of testdata/script/*.txtar")
 
 // TestScripts runs the end-to-end stories in testdata/script.
 func TestScripts(t *testing.T) {
@@ -120,5 +123,15 @@ func mtime(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	for _, a := range args[1:] {
 		ts.Check(os.Chtimes(ts.MkAbs(a), t, t))
+	}
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
