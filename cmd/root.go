@@ -1,5 +1,6 @@
-// Package cmd is gsd's command line: cobra wiring only. Each command parses its flags into an
-// options value, calls one use case of package hydrate, and renders the result as text or JSON.
+// Package cmd owns gsd's command line: its flags, its output (text, JSON, porcelain, Markdown)
+// and its exit codes; every decision about a project is a domain package's. Each command parses
+// its flags into an options value, calls one use case of package hydrate, and renders the result.
 // Main is the one place that turns errors into exit codes.
 package cmd
 

@@ -1,5 +1,6 @@
-// Package hydrate holds gsd's use cases: hydrate a session (find it, validate it, check it for
-// staleness, find the resume point, bootstrap a fresh one), start, mark, check and archive.
+// Package hydrate owns gsd's use cases on a user's session and the project around it: hydrate
+// (find the session, validate it, check it for staleness, find the resume point, bootstrap a
+// fresh one), start, mark, check, archive, brief, progress and state.
 //
 // Everything a use case depends on is an input: the directory it starts from, the user's
 // identity sources, the clock and the lock timeout. It reads the project through an fs.FS rooted
