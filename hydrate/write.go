@@ -27,7 +27,7 @@ const (
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	Path string     `json:"path"` // root-relative
-	From string     `json:"from,omitempty"`
+	From string     `json:"from"`
 }
 
 // Archived returns the archive a result's actions moved the session to, "" when none.
