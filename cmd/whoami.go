@@ -30,8 +30,8 @@ func (a *app) newWhoamiCmd() *cobra.Command {
 					SchemaVersion int     `json:"schemaVersion"`
 					User          string  `json:"user"`
 					Raw           string  `json:"raw"`
-					Source        string  `json:"source"`
-					SourceFile    *string `json:"sourceFile"`
+					Source        string  `json:"userSource"`
+					SourceFile    *string `json:"userSourceFile"`
 				}{SchemaVersion, id.User, id.Raw, id.Source.Kind, optString(id.Source.File)})
 			}
 			fmt.Fprintf(a.stdout, "%s\n", id.User)
