@@ -26,6 +26,15 @@ import (
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
+// processTest skips t under -short: it starts gsd processes, many times over, and takes seconds;
+// make test (go test without -short) runs it.
+func processTest(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts gsd processes: go test without -short runs it")
+	}
+}
+
 // gsdBin builds gsd as users get it (CGO_ENABLED=0, no race detector: a race-instrumented
 // process takes a hundred times longer to start, and the in-process tests cover races) into a
 // temporary directory, unless GSD_TEST_BIN names a binary. Without a go command it falls back to the test binary that
@@ -139,12 +148,10 @@ func ageTemps(t testing.TB, dir string) {
 // the same session, in 20 repetitions; every update is there afterwards. Some repetitions also
 // race hydrate (which reads without the lock and must never see a torn file) against the marks.
 func TestParallelMarksLoseNothing(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const procs = 50
 	reps := 20
-	if testing.Short() {
-		reps = 3
-	}
 	start := time.Now()
 	for rep := range reps {
 		root, session := raceProject(t, procs)
@@ -197,12 +204,10 @@ func TestParallelMarksLoseNothing(t *testing.T) {
 // fresh one: every successful mark is in some archive or in the current session, and every file
 // is a whole session.
 func TestStartRacingMarksLosesNothing(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const procs = 40
 	reps := 5
-	if testing.Short() {
-		reps = 2
-	}
 	for rep := range reps {
 		root, session := raceProject(t, procs)
 		home := t.TempDir()
@@ -268,6 +273,7 @@ func TestStartRacingMarksLosesNothing(t *testing.T) {
 // GSD_LOCK_TIMEOUT with one clear line, exit 1, and the session untouched; once the holder is
 // killed with SIGKILL, the next gsd gets the lock at once.
 func TestLockWaitIsBounded(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	root, session := raceProject(t, 3)
 	home := t.TempDir()
@@ -364,12 +370,10 @@ func TestLockHolderHelper(t *testing.T) {
 // session file is whole and equals either the content before that run or the one it was
 // writing; a temporary file a kill leaves behind is removed by the next write.
 func TestKilledMidWrite(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const n = 20
 	runs := 300
-	if testing.Short() {
-		runs = 60
-	}
 	root, session := raceProject(t, n)
 	home := t.TempDir()
 	dir := filepath.Dir(session)
@@ -504,15 +508,13 @@ func git(t testing.TB, dir string, args ...string) string {
 // success is in the session, and gsd created no lock file anywhere: `git status` shows only the
 // session itself.
 func TestWritersFindingGitDifferentlyShareOneLock(t *testing.T) {
+	processTest(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed to build the repositories of this test:", err)
 	}
 	bin := gsdBin(t)
 	const procs = 40
 	reps := 4
-	if testing.Short() {
-		reps = 2
-	}
 	for rep := range reps {
 		proj, _ := raceProject(t, procs)
 		mono := t.TempDir()
@@ -585,11 +587,9 @@ func TestWritersFindingGitDifferentlyShareOneLock(t *testing.T) {
 // once by the next writer (its holder is dead), never waited out; and once old enough, the
 // temporary files the kills left are removed by the next writer of that file.
 func TestKilledStateAndSettingsWriters(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	runs := 120
-	if testing.Short() {
-		runs = 40
-	}
 	root, _ := raceProject(t, 3)
 	home := t.TempDir()
 	// A lock left by a killed writer must be taken over at once: a 10 s wait would fail here.

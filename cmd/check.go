@@ -25,7 +25,7 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 			if err != nil {
 				return err
 			}
-			valid := s.State == hydrate.StateResume || s.State == hydrate.StateAllComplete
+			valid := s.Valid()
 			if a.json {
 				err = a.printJSON(struct {
 					SchemaVersion  int           `json:"schemaVersion"`

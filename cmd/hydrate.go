@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/identity"
 )
 
 // planFlagUsage documents --plan of hydrate and brief.
@@ -43,8 +44,6 @@ the current phase without a SUMMARY.`,
 				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
 			case format != "" && (o.porcelain || a.json):
 				return usageError{fmt.Errorf("--format cannot be used with --porcelain or --json")}
-			case o.noBootstrap && o.syncState:
-				return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 			case o.porcelain:
 				format = "porcelain"
 			case a.json:
@@ -73,6 +72,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	default:
 		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %q", format)}
 	}
+	if o.noBootstrap && o.syncState {
+		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
+	}
 	env, dir, err := a.open()
 	if err != nil {
 		return err
@@ -98,10 +100,14 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return a.printJSON(hydrateJSON(env, res))
 	case "brief":
 		if a.json {
+			b := env.Brief(res)
 			return a.printJSON(struct {
 				SchemaVersion int `json:"schemaVersion"`
 				*hydrate.Brief
-			}{SchemaVersion, env.Brief(res)})
+				Plan     *string `json:"plan"`
+				NextPlan *string `json:"nextPlan"`
+				Note     *string `json:"note"`
+			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
 		}
 		return printBrief(a.stdout, env.Brief(res), "")
 	}
@@ -113,7 +119,7 @@ type hydrateReport struct {
 	SchemaVersion  int                  `json:"schemaVersion"`
 	User           string               `json:"user"`
 	UserSource     string               `json:"userSource"`
-	UserSourceFile string               `json:"userSourceFile,omitempty"`
+	UserSourceFile *string              `json:"userSourceFile"`
 	SessionFile    string               `json:"sessionFile"`
 	State          hydrate.State        `json:"state"`
 	Found          hydrate.State        `json:"found"`
@@ -129,9 +135,9 @@ type hydrateReport struct {
 	Actions        []hydrate.Action     `json:"actions"`
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
-	Note           string               `json:"note,omitempty"`
-	StateDrift     []hydrate.Difference `json:"stateDrift,omitempty"`
-	StateSynced    bool                 `json:"stateSynced,omitempty"`
+	Note           *string              `json:"note"`
+	StateDrift     []hydrate.Difference `json:"stateDrift"`
+	StateSynced    bool                 `json:"stateSynced"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -139,12 +145,12 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		SchemaVersion:  SchemaVersion,
 		User:           env.User.User,
 		UserSource:     env.User.Source.Kind,
-		UserSourceFile: env.User.Source.File,
+		UserSourceFile: optString(env.User.Source.File),
 		SessionFile:    r.Path,
 		State:          r.State,
 		Found:          r.Found,
 		Plan:           optString(r.Plan),
-		Started:        optString(r.Started),
+		Started:        optTime(r.Started),
 		ResumeTask:     optInt(r.ResumeTask),
 		Interrupted:    r.Interrupted,
 		Tasks:          nonNil(jsonTasks(r.Tasks)),
@@ -155,8 +161,8 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Actions:        nonNil(r.Actions),
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
-		Note:           r.Note,
-		StateDrift:     r.StateDrift,
+		Note:           optString(r.Note),
+		StateDrift:     nonNil(r.StateDrift),
 		StateSynced:    r.StateSynced,
 	}
 }
@@ -173,7 +179,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	case r.StateSynced:
 		a.field(w, "STATE.md", "Current Position rewritten")
 	case len(r.StateDrift) > 0:
-		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].Says, r.StateDrift[0].Derived))
+		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].SaysText(), r.StateDrift[0].Derived))
 	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)
@@ -183,9 +189,9 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	for _, act := range r.Actions {
 		switch act.Kind {
-		case "archived":
+		case hydrate.ActionArchived:
 			a.field(w, "Archived", act.From+" -> "+act.Path)
-		case "bootstrapped":
+		case hydrate.ActionBootstrapped:
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
 		}
 	}
@@ -254,18 +260,18 @@ func userLine(env *hydrate.Env) string {
 	s := env.User.User
 	var from string
 	switch src.Kind {
-	case "flag":
+	case identity.KindFlag:
 		from = "--user"
-	case "env":
+	case identity.KindEnv:
 		from = "GSD_USER"
-	case "git":
+	case identity.KindGit:
 		from = "git user.name"
 		if src.File != "" {
 			from += " in " + src.File
 		}
-	case "os-user":
+	case identity.KindOSUser:
 		from = "OS login name"
-	case "hostname":
+	case identity.KindHostname:
 		from = "host name"
 	default:
 		from = "no name found"

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -92,6 +93,16 @@ func optInt(n int) *int {
 		return nil
 	}
 	return &n
+}
+
+// optTime is a timestamp as RFC 3339 in UTC to the second, nil when s is empty or not a time.
+func optTime(s string) *string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil
+	}
+	v := t.UTC().Format(time.RFC3339)
+	return &v
 }
 
 func optString(s string) *string {

@@ -1,5 +1,6 @@
-// Package cmd is gsd's command line: cobra wiring only. Each command parses its flags into an
-// options value, calls one use case of package hydrate, and renders the result as text or JSON.
+// Package cmd owns gsd's command line: its flags, its output (text, JSON, porcelain, Markdown)
+// and its exit codes; every decision about a project is a domain package's. Each command parses
+// its flags into an options value, calls one use case of package hydrate, and renders the result.
 // Main is the one place that turns errors into exit codes.
 package cmd
 
@@ -153,6 +154,7 @@ func isCobraUsage(err error) bool {
 		strings.HasPrefix(s, "invalid argument")
 }
 
+// oneLine joins the lines of a message into one, its runs of white space made single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }

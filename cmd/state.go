@@ -55,9 +55,9 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 				err = a.printJSON(struct {
 					SchemaVersion int `json:"schemaVersion"`
 					*hydrate.StatePosition
-					Written bool   `json:"written"`
-					Diff    string `json:"diff,omitempty"`
-				}{SchemaVersion, sp, written, string(diff)})
+					Written bool    `json:"written"`
+					Diff    *string `json:"diff"` // --dry-run's diff; null otherwise, or when nothing would change
+				}{SchemaVersion, sp, written, optString(string(diff))})
 			} else if dryRun {
 				a.printStateDiff(sp, diff)
 			} else {
@@ -103,7 +103,7 @@ func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
 	default:
 		fmt.Fprintf(w, "%s: %s (gsd state --write rewrites it)\n", printable(sp.Path), a.paint("yellow", "out of date"))
 		for _, d := range sp.Differences {
-			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", printable(sp.Path), d.Line, d.Says, d.Derived)
+			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", printable(sp.Path), d.Line, d.SaysText(), d.Derived)
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/gsd-tools/gsd/hydrate"
 )
 
 func (a *app) newTasksCmd() *cobra.Command {
@@ -23,11 +21,8 @@ func (a *app) newTasksCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			switch s.State {
-			case hydrate.StateNoSession:
-				return fmt.Errorf("%s: no session; start one with gsd hydrate or gsd start", s.Path)
-			case hydrate.StateCorrupt:
-				return fmt.Errorf("%s: not a valid session (%s)", s.Path, s.CorruptReasons[0])
+			if err := s.Unusable(); err != nil {
+				return err
 			}
 			a.warnStale(s)
 			if a.json {

@@ -61,7 +61,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.State == StateResume || s.State == StateAllComplete {
+	if s.Valid() {
 		res := &Result{Session: s, Found: s.State}
 		if opts.Plan != "" {
 			cur, err := cleanRel(s.Plan)
@@ -278,12 +278,12 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 		if err != nil {
 			return nil, err
 		}
-		actions = append(actions, Action{Kind: "archived", Path: to, From: s.Path})
+		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
 	}
 	if err := e.writeSession(data); err != nil {
 		return actions, err
 	}
-	return append(actions, Action{Kind: "bootstrapped", Path: s.Path, From: plan}), nil
+	return append(actions, Action{Kind: ActionBootstrapped, Path: s.Path, From: plan}), nil
 }
 
 // Archive moves the user's session aside as stale, leaving no current session.
@@ -306,7 +306,7 @@ func (e *Env) Archive() (*Result, error) {
 			return err
 		}
 		s.State = StateNoSession
-		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: "archived", Path: to, From: s.Path}}}
+		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: ActionArchived, Path: to, From: s.Path}}}
 		return nil
 	})
 	return res, err

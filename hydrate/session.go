@@ -23,6 +23,26 @@ const (
 	StateNoPlan      State = "no-plan"      // no session, and no plan to start one from
 )
 
+// Valid reports whether the session can be worked from as it is: a task to resume, or every
+// task complete.
+func (s *Session) Valid() bool { return s.State == StateResume || s.State == StateAllComplete }
+
+// Unusable returns why the session cannot be listed or marked (no session, or not a session),
+// nil when it can; a stale session can, with a warning.
+func (s *Session) Unusable() error {
+	switch s.State {
+	case StateNoSession:
+		return fmt.Errorf("%s: no session; start one with gsd hydrate or gsd start", s.Path)
+	case StateCorrupt:
+		why := "corrupt"
+		if len(s.CorruptReasons) > 0 {
+			why = s.CorruptReasons[0]
+		}
+		return fmt.Errorf("%s: not a valid session (%s)", s.Path, why)
+	}
+	return nil
+}
+
 // Token is the state as one seed token, as `gsd hydrate --porcelain` prints it.
 func (s *Session) Token() string {
 	switch s.State {

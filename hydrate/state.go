@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -63,15 +65,15 @@ func ProgressBar(percent, width int) string { return statemd.Bar(percent, width)
 
 // Difference is one field where STATE.md disagrees with the derived position.
 type Difference struct {
-	Field   string `json:"field"` // "phase", "plan" or "progress"
-	Line    int    `json:"line"`  // STATE.md line, 0 when the field is missing
-	Says    string `json:"says"`
-	Derived string `json:"derived"`
+	Field   string  `json:"field"` // "phase", "plan" or "progress"
+	Line    int     `json:"line"`  // STATE.md line replaced, or the line a missing one would go before
+	Says    *string `json:"says"`  // the line as it is, trimmed; null when STATE.md has no such line
+	Derived string  `json:"derived"`
 }
 
 // StatePosition is the derived position and how STATE.md stands against it.
 type StatePosition struct {
-	Path        string       `json:"path"` // STATE.md, root-relative
+	Path        string       `json:"stateFile"` // STATE.md, root-relative
 	Exists      bool         `json:"exists"`
 	Position    Position     `json:"position"`
 	Agrees      bool         `json:"agrees"`
@@ -254,7 +256,7 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, statemd.Diff(sp.Path, src, out), nil
+	return sp, diff.Diff(sp.Path, src, sp.Path, out), nil
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
@@ -276,6 +278,14 @@ func (e *Env) withStateLock(fn func() error) error {
 	return fn()
 }
 
+// SaysText is what STATE.md says, for a message: the line, or "no <field> line".
+func (d Difference) SaysText() string {
+	if d.Says == nil {
+		return "no " + d.Field + " line"
+	}
+	return *d.Says
+}
+
 // compareState lists where STATE.md disagrees with pos: exactly the lines that rewriteState
 // would change, so that a check and a write can never disagree. Without full, the project-wide
 // numbers (the percent and the frontmatter counts) are not compared.
@@ -283,17 +293,19 @@ func compareState(src []byte, pos Position, full bool) []Difference {
 	_, changes := statemd.Rewrite(src, pos.values(full))
 	diffs := make([]Difference, 0, len(changes))
 	for _, c := range changes {
-		says, derived := strings.TrimSpace(c.Old), strings.TrimSpace(c.New)
-		if c.Old == "" {
-			says = "no " + c.Field + " line"
+		d := Difference{Field: c.Field, Line: c.Line, Derived: strings.TrimSpace(c.New)}
+		if c.Old != "" {
+			says := strings.TrimSpace(c.Old)
+			d.Says = &says
 		}
 		if n := len(diffs); c.Field == "frontmatter" && n > 0 && diffs[n-1].Field == "frontmatter" {
 			// The frontmatter's numbers are one fact, reported once at its first line.
-			diffs[n-1].Says += ", " + says
-			diffs[n-1].Derived += ", " + derived
+			says := diffs[n-1].SaysText() + ", " + d.SaysText()
+			diffs[n-1].Says = &says
+			diffs[n-1].Derived += ", " + d.Derived
 			continue
 		}
-		diffs = append(diffs, Difference{Field: c.Field, Line: c.Line, Says: says, Derived: derived})
+		diffs = append(diffs, d)
 	}
 	return diffs
 }

@@ -14,11 +14,30 @@ import (
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
+// ActionKind says what an Action did.
+type ActionKind string
+
+// The kinds of Action.
+const (
+	ActionArchived     ActionKind = "archived"     // a session moved aside (Path the archive, From the session)
+	ActionBootstrapped ActionKind = "bootstrapped" // a session written (Path the session, From the plan)
+)
+
 // Action is something a command did to the files, for reports.
 type Action struct {
-	Kind string `json:"kind"` // "archived", "bootstrapped", "marked", "removed"
-	Path string `json:"path"` // root-relative
-	From string `json:"from,omitempty"`
+	Kind ActionKind `json:"kind"`
+	Path string     `json:"path"` // root-relative
+	From string     `json:"from"`
+}
+
+// Archived returns the archive a result's actions moved the session to, "" when none.
+func (r *Result) Archived() string {
+	for _, a := range r.Actions {
+		if a.Kind == ActionArchived {
+			return a.Path
+		}
+	}
+	return ""
 }
 
 // withLock runs fn holding the project's session lock.

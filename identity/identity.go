@@ -1,4 +1,5 @@
-// Package identity answers "who is the user" for gsd.
+// Package identity owns who the user is: the name of their session directory, resolved and
+// sanitised as the GSD team fork's get_session_user did.
 //
 // Per-user sessions live in .planning/sessions/<user>/, and directories
 // already on disk were named by the GSD team fork's shell function

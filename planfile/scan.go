@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Span is a half-open byte range [Start, End) of the scanned source.
@@ -100,14 +102,14 @@ func (t *Task) Child(name string) (Child, bool) {
 func (t *Task) Name() string {
 	for _, n := range []string{"name", "title"} {
 		if c, ok := t.Child(n); ok {
-			if s := oneLine(c.Text); s != "" {
+			if s := firstLine(c.Text); s != "" {
 				return s
 			}
 		}
 	}
 	for _, n := range []string{"name", "title"} {
 		if v, ok := t.AttrValue(n); ok && strings.TrimSpace(v) != "" {
-			return oneLine(v)
+			return firstLine(v)
 		}
 	}
 	label := t.Type()
@@ -115,8 +117,8 @@ func (t *Task) Name() string {
 		label = "task"
 	}
 	for _, c := range t.Children {
-		if s := oneLine(c.Text); s != "" {
-			return label + ": " + truncate(s, 72)
+		if s := firstLine(c.Text); s != "" {
+			return label + ": " + textfmt.Clip(s, 72)
 		}
 	}
 	return fmt.Sprintf("%s %d", label, t.Number)
@@ -748,18 +750,11 @@ func nextLine(src []byte, lineEnd int) int {
 	return len(src)
 }
 
-func oneLine(s string) string {
+// firstLine is the first non-blank line of s, trimmed (a task name from a multi-line element).
+func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = strings.TrimSpace(s[:i])
 	}
 	return s
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -46,8 +46,8 @@ const (
 // Evidence is one fact a decision rests on, with where it was read.
 type Evidence struct {
 	Decision string `json:"decision"` // "scope", "milestone", "phase" or "plan"
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
+	File     string `json:"file"`     // "" when no file says it (the scope from GSD_WORKSTREAM)
+	Line     int    `json:"line"`     // 0 for a whole file or directory, as problems have it
 	Says     string `json:"says"`
 }
 

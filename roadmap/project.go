@@ -169,12 +169,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 	}
 	p.checkMarks(rmPath)
-	slices.SortStableFunc(p.Problems, func(a, b Problem) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return cmpInt(a.Line, b.Line)
-	})
+	SortProblems(p.Problems)
 	return p, nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package cmd_test
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func TestNamesAreEscaped(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\u202e") {
 		t.Errorf("raw escape or format characters in the output")
 	}
-	golden := filepath.Join("testdata", "escape.golden")
+	golden := filepath.Join("..", "testdata", "escape.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
