@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -85,11 +86,10 @@ func Open(cfg Config) (*Env, error) {
 	if err := planningInside(root); err != nil {
 		return nil, err
 	}
-	r, err := os.OpenRoot(root)
+	fsys, err := rootfs.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	fsys := r.FS()
 	idEnv := cfg.Identity
 	if idEnv.Dir == "" {
 		idEnv.Dir = cfg.Dir
