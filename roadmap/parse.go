@@ -291,6 +291,20 @@ func indexFold(s, sub string) int {
 	if c < 'A' || c > 'z' || c > 'Z' && c < 'a' {
 		lo, up = c, c
 	}
+	if lo == up {
+		// The first byte has one case ('<' of "<summary"): jump from one to the next.
+		for i := 0; i+len(sub) <= len(s); {
+			j := strings.IndexByte(s[i:], lo)
+			if j < 0 || i+j+len(sub) > len(s) {
+				return -1
+			}
+			if strings.EqualFold(s[i+j:i+j+len(sub)], sub) {
+				return i + j
+			}
+			i += j + 1
+		}
+		return -1
+	}
 	for i := 0; i+len(sub) <= len(s); i++ {
 		// Only where the first byte matches is the whole compared: most lines hold no match.
 		if b := s[i]; (b == lo || b == up) && strings.EqualFold(s[i:i+len(sub)], sub) {
