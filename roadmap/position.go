@@ -104,8 +104,12 @@ func ScopeOf(planningDir string) string {
 func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
 	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
 	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
-	if p.Scope != "root" {
-		p.evidence("scope", "", 0, "workstream "+strings.TrimPrefix(p.Scope, "workstream:")+" (its own ROADMAP.md and STATE.md)")
+	if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
+		file, line := "", 0 // named by GSD_WORKSTREAM
+		if b, err := readText(idx.fsys, ".planning/active-workstream"); err == nil && firstLineIs(b, ws) {
+			file, line = ".planning/active-workstream", 1
+		}
+		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
 	}
 
 	// The current milestone and its phases.
@@ -522,4 +526,11 @@ func (p *Position) PhaseOf() int {
 		}
 	}
 	return n
+}
+
+// firstLineIs reports whether b's first line, trimmed (and without a BOM), is want: the file
+// names the workstream in force, not one GSD_WORKSTREAM overrode.
+func firstLineIs(b []byte, want string) bool {
+	first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
+	return strings.TrimSpace(first) == want
 }
