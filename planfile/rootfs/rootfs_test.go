@@ -2,16 +2,12 @@ package rootfs
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 	"testing/fstest"
-	"time"
 )
 
 // project lays out a directory with a file, a subdirectory, symlinks that stay inside and
@@ -93,33 +89,4 @@ func TestConfined(t *testing.T) {
 func isEscape(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err.Error() == ErrEscapes.Error()
-}
-
-// A FIFO is seen by Stat without blocking, so that readers can refuse it before opening it.
-func TestStatFIFODoesNotBlock(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs on Windows")
-	}
-	root := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan fs.FileInfo, 1)
-	go func() {
-		fi, _ := fs.Stat(fsys, "fifo")
-		done <- fi
-	}()
-	select {
-	case fi := <-done:
-		if fi == nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-			t.Errorf("Stat(fifo) = %v", fi)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Stat of a FIFO blocked")
-	}
-	_ = io.Discard
 }
