@@ -40,6 +40,8 @@ type app struct {
 	user    string // --user
 	json    bool
 	noColor bool
+
+	env *hydrate.Env // the project opened by the command, for its history warnings
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -69,6 +71,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	root := a.newRootCmd()
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
+	if a.env != nil {
+		for _, w := range a.env.HistoryWarnings() {
+			a.warn("%s", w)
+		}
+	}
 	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
 		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
 		// whatever the command thought of its own run, as for git.
@@ -352,7 +359,9 @@ func (a *app) open() (*hydrate.Env, string, error) {
 		Workstream:  a.getenv("GSD_WORKSTREAM"),
 		Now:         a.now,
 		LockTimeout: timeout,
+		History:     hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")},
 	})
+	a.env = env
 	return env, dir, err
 }
 

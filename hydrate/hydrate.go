@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/roadmap"
 )
@@ -269,6 +270,7 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 // the user's session.
 func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 	var actions []Action
+	var evs []journal.Event
 	if s.Exists {
 		kind := "stale"
 		if s.State == StateCorrupt {
@@ -279,10 +281,13 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 			return nil, err
 		}
 		actions = append(actions, Action{Kind: "archived", Path: to, From: s.Path})
+		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: kind, Plan: s.Plan, SHA256: journal.Hash(s.src, true)})
 	}
 	if err := e.writeSession(data); err != nil {
+		e.record(s.src, s.Exists, evs...)
 		return actions, err
 	}
+	e.record(s.src, s.Exists, append(evs, journal.Event{Type: journal.Bootstrap, Plan: plan, Session: string(data), SHA256: journal.Hash(data, true)})...)
 	return append(actions, Action{Kind: "bootstrapped", Path: s.Path, From: plan}), nil
 }
 
@@ -303,8 +308,10 @@ func (e *Env) Archive() (*Result, error) {
 			return err
 		}
 		if err := os.Remove(e.abs(s.Path)); err != nil {
+			e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: "stale", SHA256: journal.Hash(src, true)})
 			return err
 		}
+		e.record(src, true, journal.Event{Type: journal.Archive, Snapshot: snapshotID(to), Note: "stale"})
 		s.State = StateNoSession
 		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: "archived", Path: to, From: s.Path}}}
 		return nil
