@@ -44,7 +44,7 @@ func Replay(evs []Event, stop func(Event) bool) (State, error) {
 		}
 		return st, fmt.Errorf("seq %d: no event before it records the whole session", evs[0].Seq)
 	}
-	st = State{Exists: evs[base].Type != Archive, Session: []byte(evs[base].Session), Seq: evs[base].Seq}
+	st = State{Exists: evs[base].Type != Archive && evs[base].SHA256 != "", Session: []byte(evs[base].Session), Seq: evs[base].Seq}
 	if st.Exists && Hash(st.Session, true) != evs[base].SHA256 {
 		return st, fmt.Errorf("seq %d: the recorded session does not match its hash", evs[base].Seq)
 	}
@@ -60,9 +60,7 @@ func Replay(evs []Event, stop func(Event) bool) (State, error) {
 // isBase says whether ev determines the session by itself.
 func isBase(ev Event) bool {
 	switch ev.Type {
-	case Bootstrap, Carry, Restore, Reconcile:
-		return true
-	case Archive:
+	case Bootstrap, Carry, Restore, Reconcile, Archive:
 		return true
 	}
 	return false
@@ -72,7 +70,8 @@ func isBase(ev Event) bool {
 func Apply(st State, ev Event) (State, error) {
 	switch ev.Type {
 	case Bootstrap, Carry, Restore, Reconcile:
-		st = State{Exists: true, Session: []byte(ev.Session), Seq: ev.Seq}
+		// A reconcile with no hash found no session.
+		st = State{Exists: ev.SHA256 != "", Session: []byte(ev.Session), Seq: ev.Seq}
 	case Archive:
 		st = State{Seq: ev.Seq}
 	case Mark:
