@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -130,6 +131,7 @@ type hydrateReport struct {
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
 	Note           string               `json:"note,omitempty"`
+	Carry          *hydrate.CarryReport `json:"carry,omitempty"`
 	StateDrift     []hydrate.Difference `json:"stateDrift,omitempty"`
 	StateSynced    bool                 `json:"stateSynced,omitempty"`
 }
@@ -156,6 +158,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
 		Note:           r.Note,
+		Carry:          r.Carry,
 		StateDrift:     r.StateDrift,
 		StateSynced:    r.StateSynced,
 	}
@@ -185,10 +188,14 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		switch act.Kind {
 		case "archived":
 			a.field(w, "Archived", act.From+" -> "+act.Path)
+			a.field(w, "Undo", "gsd restore "+path.Base(act.Path))
 		case "bootstrapped":
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
+		case "carried":
+			a.field(w, "Bootstrap", "fresh session from "+act.From+", statuses carried over")
 		}
 	}
+	a.printCarry(w, r.Carry)
 	for _, warn := range r.Warnings {
 		a.field(w, "Warning", warn)
 	}

@@ -14,7 +14,7 @@ func (a *app) newTasksCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tasks",
 		Short: "List the session's tasks with their status",
-		Long: `Tasks lists the session's tasks with their status.
+		Long: `List the session's tasks with their status.
 
 --at TIME|SEQ shows the session as it was at a point of its history (gsd log): the nearest event
 before it that records the whole session, plus the status changes after it, each checked against

@@ -46,7 +46,7 @@ func TestDebrisRemovedOnlyForSessions(t *testing.T) {
 	for _, de := range entries {
 		names = append(names, de.Name())
 	}
-	if got := strings.Join(names, " "); got != ".notes42 current-plan.md current-plan.md123" {
+	if got := strings.Join(names, " "); got != ".notes42 current-plan.md current-plan.md123 journal.jsonl" {
 		t.Errorf("files after the write: %s", got)
 	}
 }

@@ -34,6 +34,8 @@ type Result struct {
 	// session is never replaced behind the user's back (gsd start PLAN does that).
 	PlanIgnored bool
 
+	Carry *CarryReport // the stale session's statuses carried into the fresh one (carry.go)
+
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
 }
@@ -106,7 +108,11 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			}
 			return nil
 		}
-		if err := e.startInto(res, plan, data); err != nil {
+		start := e.startInto
+		if e.carryable(s, plan) {
+			start = e.carryInto
+		}
+		if err := start(res, plan, data); err != nil {
 			return err
 		}
 		e.next(res)
@@ -194,7 +200,16 @@ func (e *Env) next(res *Result) {
 
 // Start archives the user's existing session, if any, and bootstraps a fresh one from plan (root
 // relative); "" means the active plan.
-func (e *Env) Start(plan string) (*Result, error) {
+func (e *Env) Start(plan string) (*Result, error) { return e.StartWith(plan, StartOptions{}) }
+
+// StartOptions tunes StartWith.
+type StartOptions struct {
+	Force bool // start a plan that already has its SUMMARY
+}
+
+// StartWith is Start with options. A session stale only because its own plan was edited carries
+// its statuses into the fresh one; a plan that has its SUMMARY is refused without Force.
+func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	var res *Result
 	err := e.withLock(func() error {
 		s, err := e.Inspect()
@@ -219,6 +234,12 @@ func (e *Env) Start(plan string) (*Result, error) {
 		plan, data, err := e.prepare(plan)
 		if err != nil {
 			return err
+		}
+		if !opts.Force && e.hasSummary(plan) {
+			return fmt.Errorf("%s is already complete (it has its SUMMARY); start it again with --force", plan)
+		}
+		if e.carryable(s, plan) {
+			return e.carryInto(res, plan, data)
 		}
 		return e.startInto(res, plan, data)
 	})
