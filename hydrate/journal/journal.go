@@ -215,16 +215,16 @@ func Last(path string) (last Event, ok bool, probs []Problem, err error) {
 		return Event{}, false, nil, err
 	}
 	defer f.Close()
-	return lastOf(f)
-}
-
-// lastOf finds the last parseable line of r, reading backwards in growing chunks.
-func lastOf(f *os.File) (Event, bool, []Problem, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return Event{}, false, nil, err
 	}
-	size := fi.Size()
+	return LastOf(f, fi.Size())
+}
+
+// LastOf finds the last parseable line of the size bytes of f, reading backwards in growing
+// chunks, and the unreadable lines after it.
+func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
 	chunk := int64(8 << 10)
 	var probs []Problem
 	for {
