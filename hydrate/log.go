@@ -131,7 +131,7 @@ func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
 		}
 		res.Time = ev.Time
 		switch ev.Type {
-		case journal.Bootstrap, journal.Carry, journal.Restore, journal.Reconcile, journal.Archive:
+		case journal.Bootstrap, journal.Carry, journal.Restore, journal.Reconcile, journal.Archive, journal.Resume:
 			res.Base, res.Applied = ev, 0
 		case journal.Mark:
 			res.Applied++

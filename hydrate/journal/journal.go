@@ -36,6 +36,14 @@ const (
 	Carry     = "carry"     // a fresh session carrying the statuses of the stale one (Session holds its bytes)
 	Restore   = "restore"   // the session replaced by snapshot Snapshot (Session holds its bytes)
 	Reconcile = "reconcile" // the session was found changed outside gsd (Session holds its bytes)
+
+	// Agents and teams. Only Resume changes the session; the others leave it as it is (SHA256
+	// is its hash), and replay passes over them.
+	Rehydrated  = "rehydrated"   // an agent instance took the session up (Instance, Note: the source)
+	Detach      = "detach"       // an agent instance ended (Instance, Note: the reason)
+	Resume      = "resume"       // the session replaced by a teammate's (Note names them; Session holds its bytes)
+	HandedOver  = "handed-over"  // a teammate took a copy of this session (Note names them)
+	HookFailure = "hook-failure" // a lifecycle hook could not do its work (Note says why)
 )
 
 // Event is one line of the journal.
@@ -54,6 +62,7 @@ type Event struct {
 	Snapshot      string    `json:"snapshot,omitempty"` // a snapshot id (file name) the event made or used
 	Carried       []Carried `json:"carried,omitempty"`
 	Note          string    `json:"note,omitempty"`
+	Size          int       `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
 	// SHA256 is the hash of the session bytes after the event; "" when no session is left.
 	SHA256 string `json:"sha256"`
 	// Session is the whole session after the event, for the events that are not a status

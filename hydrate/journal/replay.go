@@ -60,7 +60,7 @@ func Replay(evs []Event, stop func(Event) bool) (State, error) {
 // isBase says whether ev determines the session by itself.
 func isBase(ev Event) bool {
 	switch ev.Type {
-	case Bootstrap, Carry, Restore, Reconcile, Archive:
+	case Bootstrap, Carry, Restore, Reconcile, Archive, Resume:
 		return true
 	}
 	return false
@@ -69,7 +69,7 @@ func isBase(ev Event) bool {
 // Apply applies one event to st.
 func Apply(st State, ev Event) (State, error) {
 	switch ev.Type {
-	case Bootstrap, Carry, Restore, Reconcile:
+	case Bootstrap, Carry, Restore, Reconcile, Resume:
 		// A reconcile with no hash found no session.
 		st = State{Exists: ev.SHA256 != "", Session: []byte(ev.Session), Seq: ev.Seq}
 	case Archive:
