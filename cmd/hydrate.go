@@ -91,6 +91,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if res.PlanIgnored {
 		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
+	if others := env.OthersOnPlan(res.Plan); len(others) > 0 && res.State == hydrate.StateResume {
+		a.warn("%s", env.SamePlanWarning(others, res.Plan))
+	}
 	switch format {
 	case "porcelain":
 		_, err = fmt.Fprintln(a.stdout, res.Token())
