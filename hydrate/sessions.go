@@ -101,18 +101,17 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	other.User.User = user
 	other.histWarn = nil
 	ts := TeamSession{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
-	dir := path.Dir(ts.Path)
-	ents, err := fs.ReadDir(e.FS, dir)
+	names, err := e.dirNames(path.Dir(ts.Path))
 	if err != nil {
 		return ts, false, nil
 	}
 	hasJournal := false
-	for _, de := range ents {
-		if _, _, kind, ok := parseSnapshotID(de.Name()); ok {
+	for _, name := range names {
+		if kind, ok := snapshotKind(name); ok {
 			ts.Snapshots++
 			ts.Kinds[kind]++
 		}
-		if de.Name() == journal.FileName {
+		if name == journal.FileName {
 			hasJournal = true
 		}
 	}
@@ -318,4 +317,67 @@ func samePlanProblems(us []UserSession) []roadmap.Problem {
 		}
 	}
 	return out
+}
+
+// dirNames lists the names in a project directory without a stat of each entry (which
+// fs.ReadDir on an os.Root does): a user's directory may hold thousands of archives.
+func (e *Env) dirNames(dir string) ([]string, error) {
+	f, err := e.FS.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if rd, ok := f.(interface {
+		Readdirnames(int) ([]string, error)
+	}); ok {
+		return rd.Readdirnames(-1)
+	}
+	ents, err := fs.ReadDir(e.FS, dir)
+	names := make([]string, len(ents))
+	for i, de := range ents {
+		names[i] = de.Name()
+	}
+	return names, err
+}
+
+// snapshotKind is the kind of a snapshot file name, current-plan.<14 digits>[-N].<kind>, read
+// without parseSnapshotID's regular expression (and time parsing): a user's directory may hold
+// thousands.
+func snapshotKind(name string) (string, bool) {
+	const prefix = "current-plan."
+	if !strings.HasPrefix(name, prefix) {
+		return "", false
+	}
+	rest := name[len(prefix):]
+	digits := func(s string) int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	if digits(rest) != 14 {
+		return "", false
+	}
+	if _, err := time.Parse("20060102150405", rest[:14]); err != nil {
+		return "", false
+	}
+	rest = rest[14:]
+	if strings.HasPrefix(rest, "-") {
+		n := digits(rest[1:])
+		if n == 0 {
+			return "", false
+		}
+		rest = rest[1+n:]
+	}
+	if len(rest) < 2 || rest[0] != '.' || rest[1] < 'a' || rest[1] > 'z' {
+		return "", false
+	}
+	kind := rest[1:]
+	for i := 0; i < len(kind); i++ {
+		if c := kind[i]; (c < 'a' || c > 'z') && c != '-' {
+			return "", false
+		}
+	}
+	return kind, true
 }
