@@ -20,11 +20,14 @@ import (
 func (a *app) newHookCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook",
-		Short: "Hydrate the agent by itself: Claude Code's SessionStart hook",
+		Short: "Hydrate the agent by itself: Claude Code's lifecycle hooks",
 		Long: `Claude Code runs SessionStart hooks at each of the spec's hydration triggers: a new conversation
-(startup), a resumed one (resume), /clear (clear) and after the context was compacted (compact).
-gsd hook install adds "gsd hook session-start" there, and the agent then starts every
-conversation with the resume brief (gsd brief) in its context.`,
+(startup), a resumed one (resume), /clear (clear), after the context was compacted (compact) and
+a forked one (fork). gsd hook install adds "gsd hook session-start" there, and the agent then
+starts every conversation with the resume brief (gsd brief) in its context; the rehydration is
+journaled with the agent's session_id. It also adds "gsd hook pre-compact" to PreCompact (a
+pre-compact snapshot of the session) and "gsd hook session-end" to SessionEnd (the agent's
+detach, journaled). gsd sessions and gsd stats read what they record.`,
 		Example: `  gsd hook install              # .claude/settings.json of this project
   gsd hook install --global     # ~/.claude/settings.json
   gsd hook install --dry-run    # show the change, write nothing
@@ -37,7 +40,7 @@ conversation with the resume brief (gsd brief) in its context.`,
 			return c.Help()
 		},
 	}
-	c.AddCommand(a.newHookSessionStartCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
+	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
 	return c
 }
 
@@ -46,7 +49,9 @@ type hookInput struct {
 	SessionID     string `json:"session_id"`
 	Cwd           string `json:"cwd"`
 	HookEventName string `json:"hook_event_name"`
-	Source        string `json:"source"`
+	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact, fork
+	Trigger       string `json:"trigger"` // PreCompact: manual, auto
+	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
 }
 
 // hookStdinLimit bounds what is read from stdin: the hook's JSON is a few hundred bytes.
@@ -101,8 +106,12 @@ func (a *app) hookSessionStart() {
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
 	}
+	a.source, a.instance = "hook", in.SessionID
+	var env *hydrate.Env
+	var session bool // a session exists: the rehydration is journaled
 	context := func() string {
-		env, _, err := a.open()
+		var err error
+		env, _, err = a.open()
 		if errors.Is(err, hydrate.ErrNotProject) {
 			return "" // not a GSD project: this hook has nothing to say
 		}
@@ -116,10 +125,17 @@ func (a *app) hookSessionStart() {
 		}
 		res, err := env.Hydrate(hydrate.Options{Bootstrap: false})
 		if err != nil {
+			env.HookFailed(hookconfig.Event + ": " + oneLine(err.Error()))
 			return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
 		}
+		session = res.Exists
 		return renderBrief(env.Brief(res), in.Source)
 	}()
+	if session {
+		if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
+			note("the rehydration was not journaled: %s", oneLine(err.Error()))
+		}
+	}
 	if context == "" {
 		return
 	}
@@ -140,6 +156,46 @@ func (a *app) hookSessionStart() {
 // errNoHookInput is a hook run without its JSON: by hand, from a terminal, or by a runner that
 // never closes stdin.
 var errNoHookInput = errors.New("no hook input on stdin (gsd brief --no-bootstrap prints the brief by hand)")
+
+// runLifecycleHook is the frame of the hooks that only record (PreCompact, SessionEnd): read the
+// input, open the project at its cwd, run fn. Silent on success; every failure is a one-line
+// note on stderr (and, where there is a session directory, a hook-failure event), never an
+// error: the agent's session must not break.
+func (a *app) runLifecycleHook(event, sub string, fn func(*hydrate.Env, hookInput) error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
+		}
+	}()
+	note := func(format string, args ...any) {
+		fmt.Fprintf(a.stderr, "gsd: hook "+sub+": "+format+"\n", args...)
+	}
+	in, err := a.readHookInput()
+	if err != nil {
+		note("%v; nothing to do", err)
+		return
+	}
+	if in.HookEventName != "" && in.HookEventName != event {
+		note("called for %s, not %s; nothing to do", in.HookEventName, event)
+		return
+	}
+	if a.dir == "" && in.Cwd != "" {
+		a.dir = in.Cwd
+	}
+	a.source, a.instance = "hook", in.SessionID
+	env, _, err := a.open()
+	if errors.Is(err, hydrate.ErrNotProject) {
+		return
+	}
+	if err != nil {
+		note("%s", oneLine(err.Error()))
+		return
+	}
+	if err := fn(env, in); err != nil {
+		note("%s", oneLine(err.Error()))
+		env.HookFailed(event + ": " + oneLine(err.Error()))
+	}
+}
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
 // that never closes.
@@ -187,10 +243,12 @@ func (a *app) newHookEditCmd(install bool) *cobra.Command {
 	var o hookEditOptions
 	c := &cobra.Command{
 		Use:   "install",
-		Short: "Add gsd's SessionStart hook to Claude Code's settings",
+		Short: "Add gsd's lifecycle hooks to Claude Code's settings",
 		Long: `Install adds a SessionStart hook running "gsd hook session-start" for the sources
-startup|resume|clear|compact to .claude/settings.json at the project root (--local:
-.claude/settings.local.json; --global: ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json).
+startup|resume|clear|compact|fork, a PreCompact hook running "gsd hook pre-compact" and a
+SessionEnd hook running "gsd hook session-end" to .claude/settings.json at the project root
+(--local: .claude/settings.local.json; --global: ~/.claude/settings.json, or
+$CLAUDE_CONFIG_DIR/settings.json). With --command, the other two hooks run the same program.
 
 The file is edited in place, atomically: its other settings and hooks, their order and layout
 stay as they are. Installing twice changes nothing.`,
@@ -199,10 +257,10 @@ stay as they are. Installing twice changes nothing.`,
 	}
 	if !install {
 		c.Use = "uninstall"
-		c.Short = "Remove gsd's SessionStart hook from Claude Code's settings"
-		c.Long = `Uninstall removes every SessionStart hook whose command is gsd's (gsd hook session-start,
-under whatever path), and the matcher group, SessionStart list and "hooks" object that this leaves
-empty. Everything else in the file stays as it is.`
+		c.Short = "Remove gsd's lifecycle hooks from Claude Code's settings"
+		c.Long = `Uninstall removes every hook whose command is gsd's (gsd hook session-start, pre-compact or
+session-end, under whatever path), and the matcher groups, event lists and "hooks" object that
+this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		c.Example = "  gsd hook uninstall\n  gsd hook uninstall --global"
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error {
@@ -277,11 +335,11 @@ func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool) error
 	var msg string
 	switch {
 	case install && ch.Changed:
-		msg = "installed the SessionStart hook in " + ch.Path
+		msg = "installed gsd's hooks (SessionStart, PreCompact, SessionEnd) in " + ch.Path
 	case install:
 		msg = "already installed in " + ch.Path + "; nothing changed"
 	case ch.Changed:
-		msg = "removed the SessionStart hook from " + ch.Path
+		msg = "removed gsd's hooks from " + ch.Path
 	default:
 		msg = "no gsd hook in " + ch.Path + "; nothing changed"
 	}
@@ -349,4 +407,17 @@ func hunkRange(start, n int) string {
 		return fmt.Sprint(start + 1)
 	}
 	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// history is who the journal says wrote: the command line (with GSD_INSTANCE, when an agent
+// sets it), or what a hook or the MCP server set.
+func (a *app) history() hydrate.History {
+	h := hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")}
+	if a.source != "" {
+		h.Source = a.source
+	}
+	if a.instance != "" {
+		h.Instance = a.instance
+	}
+	return h
 }

@@ -42,6 +42,8 @@ type app struct {
 	noColor bool
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
+
+	source, instance string // who writes, for the journal: set by hooks and the MCP server
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -273,6 +275,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 		a.newLogCmd(),
 		a.newSessionsCmd(),
 		a.newResumeCmd(),
+		a.newStatsCmd(),
 		a.newWhoamiCmd(),
 		a.newProgressCmd(),
 		a.newStateCmd(),
@@ -365,7 +368,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 		Workstream:  a.getenv("GSD_WORKSTREAM"),
 		Now:         a.now,
 		LockTimeout: timeout,
-		History:     hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")},
+		History:     a.history(),
 	})
 	a.env = env
 	return env, dir, err
