@@ -311,4 +311,3 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-
