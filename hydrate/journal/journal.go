@@ -320,9 +320,11 @@ func Append(path string, evs ...Event) error {
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
+	if needSync(evs) {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -331,6 +333,21 @@ func Append(path string, evs ...Event) error {
 		return syncDir(filepath.Dir(path))
 	}
 	return nil
+}
+
+// needSync says whether evs must reach the disk before Append returns: all but the events that
+// only record an agent's comings and goings (rehydrated, detach, hook-failure), which the
+// lifecycle hooks write on every agent start and end. Losing one of those in a crash loses a
+// metric, never a status; not waiting for the disk keeps the hooks as fast as gsd --version.
+func needSync(evs []Event) bool {
+	for _, ev := range evs {
+		switch ev.Type {
+		case Rehydrated, Detach, HookFailure:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // syncDir makes a new directory entry durable (Windows cannot open a directory to sync it).
