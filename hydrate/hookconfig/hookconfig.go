@@ -195,8 +195,8 @@ func installSpec(src []byte, sp Spec, command string) ([]byte, bool, error) {
 	if event.kind != '[' {
 		return nil, false, fmt.Errorf(`"hooks.%s" is not an array; not touching it`, sp.Event)
 	}
-	if _, _, found := findOurs(event, sp.Sub); found {
-		return src, false, nil
+	if gi, _, found := findOurs(event, sp.Sub); found {
+		return upgradeMatcher(src, event.elems[gi], sp)
 	}
 	out, err := insertElem(src, event, group)
 	return out, err == nil, err
@@ -253,6 +253,22 @@ func Uninstall(src []byte) ([]byte, bool, error) {
 		}
 	}
 	return src, true, nil
+}
+
+// upgradeMatcher brings the matcher of a group that holds gsd's hook alone up to date (an
+// install by an older gsd lacks SessionStart's "fork"); a group the user shares with other
+// hooks is theirs to keep as it is.
+func upgradeMatcher(src []byte, group *node, sp Spec) ([]byte, bool, error) {
+	m, ok := group.member("matcher")
+	list, _ := group.member("hooks")
+	if sp.Matcher == "" || !ok || m.kind != '"' || m.str == sp.Matcher || len(list.elems) != 1 {
+		return src, false, nil
+	}
+	q, err := marshal(sp.Matcher, "", "")
+	if err != nil {
+		return nil, false, err
+	}
+	return splice(src, m.start, m.end, string(q)), true, nil
 }
 
 // findOurs finds the first hook in an event's list whose command is gsd hook sub: the index of

@@ -455,3 +455,18 @@ func TestInstallAll(t *testing.T) {
 		t.Fatalf("custom command: %v\n%s", err, got)
 	}
 }
+
+// An install by an older gsd (SessionStart without "fork", no PreCompact or SessionEnd) is
+// brought up to date; a matcher the user shares with their own hooks is left alone.
+func TestInstallUpgrades(t *testing.T) {
+	old := "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"startup|resume|clear|compact\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"gsd hook session-start\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	got, changed, err := InstallAll([]byte(old), Command)
+	if err != nil || !changed || string(got) != installAllFresh {
+		t.Fatalf("changed=%v err=%v:\n%s", changed, err, got)
+	}
+	shared := `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}, {"type": "command", "command": "gsd hook session-start"}]}]}}`
+	got, _, err = Install([]byte(shared), Command)
+	if err != nil || string(got) != shared {
+		t.Fatalf("a shared group was changed: %v\n%s", err, got)
+	}
+}
