@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,7 +162,8 @@ var errNoHookInput = errors.New("no hook input on stdin (gsd brief --no-bootstra
 // input, open the project at its cwd, run fn. Silent on success; every failure is a one-line
 // note on stderr (and, where there is a session directory, a hook-failure event), never an
 // error: the agent's session must not break.
-func (a *app) runLifecycleHook(event, sub string, fn func(*hydrate.Env, hookInput) error) {
+func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env, hookInput) error) {
+	event := events[0]
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
@@ -175,9 +177,12 @@ func (a *app) runLifecycleHook(event, sub string, fn func(*hydrate.Env, hookInpu
 		note("%v; nothing to do", err)
 		return
 	}
-	if in.HookEventName != "" && in.HookEventName != event {
-		note("called for %s, not %s; nothing to do", in.HookEventName, event)
+	if in.HookEventName != "" && !slices.Contains(events, in.HookEventName) {
+		note("called for %s, not %s; nothing to do", in.HookEventName, strings.Join(events, " or "))
 		return
+	}
+	if in.HookEventName != "" {
+		event = in.HookEventName
 	}
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
@@ -235,7 +240,7 @@ func (a *app) readHookInput() (hookInput, error) {
 
 type hookEditOptions struct {
 	global, local, dryRun bool
-	command               string
+	command, agent        string
 }
 
 // newHookEditCmd builds gsd hook install and gsd hook uninstall.
@@ -267,6 +272,19 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
 		}
+		specs := hookconfig.Specs
+		switch o.agent {
+		case "claude":
+		case "gemini":
+			if o.local {
+				return usageError{errors.New("--local: Gemini CLI has no local settings file (use the project's or --global)")}
+			}
+			specs = hookconfig.GeminiSpecs
+		case "codex":
+			return usageError{errors.New("--agent codex: not supported yet (Codex CLI offers no SessionStart hook gsd can rely on)")}
+		default:
+			return usageError{fmt.Errorf("--agent %q: want claude or gemini", o.agent)}
+		}
 		path, err := a.settingsPath(o)
 		if err != nil {
 			return err
@@ -276,19 +294,20 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = hookconfig.InstallFile(path, o.command, o.dryRun)
+			ch, err = hookconfig.InstallFileFor(path, o.command, specs, o.dryRun)
 		} else {
-			ch, err = hookconfig.UninstallFile(path, o.dryRun)
+			ch, err = hookconfig.UninstallFileFor(path, specs, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, install, o.dryRun)
+		return a.printHookChange(ch, install, o.dryRun, specs)
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
+	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code) or gemini (Gemini CLI: .gemini/settings.json, events SessionStart, PreCompress, SessionEnd)")
 	if install {
 		f.StringVar(&o.command, "command", hookconfig.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
@@ -297,6 +316,24 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 
 // settingsPath is the settings file a hook edit targets.
 func (a *app) settingsPath(o hookEditOptions) (string, error) {
+	if o.agent == "gemini" {
+		if o.global {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return "", fmt.Errorf("no home directory for --global: %w", err)
+			}
+			return hookconfig.GeminiUserSettings(home), nil
+		}
+		dir, err := a.workDir()
+		if err != nil {
+			return "", err
+		}
+		root, err := hydrate.FindRoot(dir)
+		if err != nil {
+			return "", err
+		}
+		return hookconfig.GeminiProjectSettings(root), nil
+	}
 	if o.global {
 		home, err := os.UserHomeDir()
 		if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
@@ -318,7 +355,11 @@ func (a *app) settingsPath(o hookEditOptions) (string, error) {
 	return hookconfig.ProjectSettings(root), nil
 }
 
-func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool) error {
+func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool, specs []hookconfig.Spec) error {
+	events := make([]string, len(specs))
+	for i, sp := range specs {
+		events[i] = sp.Event
+	}
 	if a.json {
 		return a.printJSON(struct {
 			SchemaVersion int    `json:"schemaVersion"`
@@ -335,7 +376,7 @@ func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool) error
 	var msg string
 	switch {
 	case install && ch.Changed:
-		msg = "installed gsd's hooks (SessionStart, PreCompact, SessionEnd) in " + ch.Path
+		msg = "installed gsd's hooks (" + strings.Join(events, ", ") + ") in " + ch.Path
 	case install:
 		msg = "already installed in " + ch.Path + "; nothing changed"
 	case ch.Changed:

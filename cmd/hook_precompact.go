@@ -10,7 +10,8 @@ func (a *app) newHookPreCompactCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "pre-compact",
 		Short: "Keep a pre-compact snapshot of the session (run by Claude Code's PreCompact hook)",
-		Long: `Pre-compact reads the hook's JSON from stdin (session_id, cwd, trigger: manual or auto) and, when
+		Long: `Pre-compact reads the hook's JSON from stdin (session_id, cwd, trigger: manual or auto; Claude
+Code's PreCompact or Gemini CLI's PreCompress) and, when
 you have a session, copies it to a pre-compact snapshot (current-plan.<UTC>.pre-compact) and
 journals it with the agent's session_id. Pre-compact snapshots are pruned to the newest
 keepSnapshots. Without a session it does nothing (it never starts one).
@@ -21,7 +22,7 @@ at most a one-line note on stderr.`,
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
-			a.runLifecycleHook("PreCompact", "pre-compact", func(env *hydrate.Env, in hookInput) error {
+			a.runLifecycleHook([]string{"PreCompact", "PreCompress"}, "pre-compact", func(env *hydrate.Env, in hookInput) error {
 				_, err := env.PreCompact(in.Trigger)
 				return err
 			})

@@ -20,7 +20,7 @@ at most a one-line note on stderr.`,
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
-			a.runLifecycleHook("SessionEnd", "session-end", func(env *hydrate.Env, in hookInput) error {
+			a.runLifecycleHook([]string{"SessionEnd"}, "session-end", func(env *hydrate.Env, in hookInput) error {
 				_, err := env.Detach(in.Reason)
 				return err
 			})

@@ -43,6 +43,35 @@ var Specs = []Spec{
 	{"SessionEnd", "", "session-end"},
 }
 
+// GeminiSpecs are the same hooks for Gemini CLI, whose settings.json has the same "hooks" layout:
+// its SessionStart (sources startup, resume, clear; a lifecycle matcher is an exact string, so
+// none is given), PreCompress and SessionEnd.
+var GeminiSpecs = []Spec{
+	{Event, "", "session-start"},
+	{"PreCompress", "", "pre-compact"},
+	{"SessionEnd", "", "session-end"},
+}
+
+// GeminiProjectSettings is Gemini CLI's project settings file under root.
+func GeminiProjectSettings(root string) string {
+	return filepath.Join(root, ".gemini", "settings.json")
+}
+
+// GeminiUserSettings is Gemini CLI's user settings file.
+func GeminiUserSettings(home string) string {
+	return filepath.Join(home, ".gemini", "settings.json")
+}
+
+// InstallFileFor is InstallFile with the hooks of specs (Specs or GeminiSpecs).
+func InstallFileFor(path, command string, specs []Spec, dryRun bool) (*Change, error) {
+	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return installAll(src, command, specs) })
+}
+
+// UninstallFileFor is UninstallFile with the hooks of specs.
+func UninstallFileFor(path string, specs []Spec, dryRun bool) (*Change, error) {
+	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return uninstall(src, specs) })
+}
+
 // ProjectSettings is the project's shared settings file under root.
 func ProjectSettings(root string) string {
 	return filepath.Join(root, ".claude", "settings.json")
@@ -151,15 +180,19 @@ func Install(src []byte, command string) ([]byte, bool, error) {
 // InstallAll is Install, plus the other lifecycle hooks of Specs when command ends in
 // "session-start" (their commands are command with that word replaced by theirs).
 func InstallAll(src []byte, command string) ([]byte, bool, error) {
-	out, changed, err := Install(src, command)
+	return installAll(src, command, Specs)
+}
+
+func installAll(src []byte, command string, specs []Spec) ([]byte, bool, error) {
+	out, changed, err := installSpec(src, specs[0], command)
 	if err != nil {
 		return nil, false, err
 	}
-	prefix, ok := strings.CutSuffix(command, Specs[0].Sub)
+	prefix, ok := strings.CutSuffix(command, specs[0].Sub)
 	if !ok {
 		return out, changed, nil
 	}
-	for _, sp := range Specs[1:] {
+	for _, sp := range specs[1:] {
 		o, c, err := installSpec(out, sp, prefix+sp.Sub)
 		if err != nil {
 			return nil, false, err
@@ -205,12 +238,14 @@ func installSpec(src []byte, sp Spec, command string) ([]byte, bool, error) {
 // Uninstall returns settings src without gsd's hooks (every event of Specs), and whether
 // anything changed. A matcher group left with no hooks is removed, then an empty event list,
 // then an empty "hooks" object.
-func Uninstall(src []byte) ([]byte, bool, error) {
+func Uninstall(src []byte) ([]byte, bool, error) { return uninstall(src, Specs) }
+
+func uninstall(src []byte, specs []Spec) ([]byte, bool, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return src, false, nil
 	}
 	changed := false
-	for _, sp := range Specs {
+	for _, sp := range specs {
 		for {
 			root, err := parse(src)
 			if err != nil {
@@ -238,7 +273,7 @@ func Uninstall(src []byte) ([]byte, bool, error) {
 	}
 	// Containers the removal left empty go too, innermost first.
 	var paths [][]string
-	for _, sp := range Specs {
+	for _, sp := range specs {
 		paths = append(paths, []string{"hooks", sp.Event})
 	}
 	for _, keys := range append(paths, []string{"hooks"}) {
