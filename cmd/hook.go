@@ -281,9 +281,12 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 			}
 			specs = hookconfig.GeminiSpecs
 		case "codex":
-			return usageError{errors.New("--agent codex: not supported yet (Codex CLI offers no SessionStart hook gsd can rely on)")}
+			if o.local {
+				return usageError{errors.New("--local: Codex CLI has no local hooks file (use the project's or --global)")}
+			}
+			specs = hookconfig.CodexSpecs
 		default:
-			return usageError{fmt.Errorf("--agent %q: want claude or gemini", o.agent)}
+			return usageError{fmt.Errorf("--agent %q: want claude, codex or gemini", o.agent)}
 		}
 		path, err := a.settingsPath(o)
 		if err != nil {
@@ -307,7 +310,7 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
-	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code) or gemini (Gemini CLI: .gemini/settings.json, events SessionStart, PreCompress, SessionEnd)")
+	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart and PreCompact) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
 	if install {
 		f.StringVar(&o.command, "command", hookconfig.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
@@ -316,11 +319,17 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 
 // settingsPath is the settings file a hook edit targets.
 func (a *app) settingsPath(o hookEditOptions) (string, error) {
-	if o.agent == "gemini" {
+	if o.agent == "gemini" || o.agent == "codex" {
 		if o.global {
 			home, err := os.UserHomeDir()
+			if o.agent == "codex" && a.getenv("CODEX_HOME") != "" {
+				return hookconfig.CodexUserHooks(home, a.getenv("CODEX_HOME")), nil
+			}
 			if err != nil {
 				return "", fmt.Errorf("no home directory for --global: %w", err)
+			}
+			if o.agent == "codex" {
+				return hookconfig.CodexUserHooks(home, ""), nil
 			}
 			return hookconfig.GeminiUserSettings(home), nil
 		}
@@ -331,6 +340,9 @@ func (a *app) settingsPath(o hookEditOptions) (string, error) {
 		root, err := hydrate.FindRoot(dir)
 		if err != nil {
 			return "", err
+		}
+		if o.agent == "codex" {
+			return hookconfig.CodexProjectHooks(root), nil
 		}
 		return hookconfig.GeminiProjectSettings(root), nil
 	}

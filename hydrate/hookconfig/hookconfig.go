@@ -52,6 +52,28 @@ var GeminiSpecs = []Spec{
 	{"SessionEnd", "", "session-end"},
 }
 
+// CodexSpecs are the hooks for Codex CLI, whose hooks.json has the same layout: SessionStart
+// (sources startup, resume, clear, and compact in later versions; the matcher is a regular
+// expression) and PreCompact. Codex has no event for the end of a session.
+var CodexSpecs = []Spec{
+	{Event, "startup|resume|clear|compact", "session-start"},
+	{"PreCompact", "", "pre-compact"},
+}
+
+// CodexProjectHooks is Codex CLI's project hooks file under root.
+func CodexProjectHooks(root string) string {
+	return filepath.Join(root, ".codex", "hooks.json")
+}
+
+// CodexUserHooks is Codex CLI's user hooks file: in codexHome (CODEX_HOME) when it is set, else
+// in home's .codex directory.
+func CodexUserHooks(home, codexHome string) string {
+	if codexHome != "" {
+		return filepath.Join(codexHome, "hooks.json")
+	}
+	return filepath.Join(home, ".codex", "hooks.json")
+}
+
 // GeminiProjectSettings is Gemini CLI's project settings file under root.
 func GeminiProjectSettings(root string) string {
 	return filepath.Join(root, ".gemini", "settings.json")
