@@ -58,6 +58,10 @@ type hookInput struct {
 // hookStdinLimit bounds what is read from stdin: the hook's JSON is a few hundred bytes.
 const hookStdinLimit = 1 << 20
 
+// hookLockWait is how long a hook waits for another gsd's write (unless GSD_LOCK_TIMEOUT says
+// otherwise): a hook must not hold up the agent; when it gives up it says so in one line.
+const hookLockWait = time.Second
+
 // hookStdinWait bounds how long to wait for stdin to close: a hook must never hang a session.
 // (A variable for tests.)
 var hookStdinWait = 2 * time.Second
@@ -107,7 +111,7 @@ func (a *app) hookSessionStart() {
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
 	}
-	a.source, a.instance = "hook", in.SessionID
+	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
 	var env *hydrate.Env
 	var session bool // a session exists: the rehydration is journaled
 	context := func() string {
@@ -187,7 +191,7 @@ func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
 	}
-	a.source, a.instance = "hook", in.SessionID
+	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
 	env, _, err := a.open()
 	if errors.Is(err, hydrate.ErrNotProject) {
 		return

@@ -43,7 +43,8 @@ type app struct {
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
 
-	source, instance string // who writes, for the journal: set by hooks and the MCP server
+	source, instance string        // who writes, for the journal: set by hooks and the MCP server
+	lockDefault      time.Duration // the lock timeout without GSD_LOCK_TIMEOUT (0: hydrate's default)
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -380,7 +381,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 func (a *app) lockTimeout() (time.Duration, error) {
 	s := a.getenv("GSD_LOCK_TIMEOUT")
 	if s == "" {
-		return 0, nil
+		return a.lockDefault, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
