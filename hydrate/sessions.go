@@ -123,11 +123,14 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	var last journal.Event
 	haveLast := false
 	if hasJournal {
-		evs, probs, err := journal.ReadFile(e.abs(other.JournalPath()))
+		// Read through the project's root, like every other file: a journal or a user directory
+		// that leads out of the project is not followed.
+		lr, err := other.readJournal()
 		if err != nil {
-			warn = fmt.Errorf("%s: %v", other.JournalPath(), relErr(other.JournalPath(), e.abs(other.JournalPath()), err))
+			warn = err
+			lr = &LogResult{}
 		}
-		_ = probs // a torn line costs the one event it held; gsd log reports it
+		evs := lr.Events // a torn line costs the one event it held; gsd log reports it
 		for _, ev := range evs {
 			switch {
 			case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
