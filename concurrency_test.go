@@ -567,8 +567,10 @@ func TestWritersFindingGitDifferentlyShareOneLock(t *testing.T) {
 		if len(marked) != procs {
 			t.Errorf("rep %d: %d of %d marks succeeded", rep, len(marked), procs)
 		}
-		if st := git(t, mono, "status", "--porcelain", "--untracked-files=all", "--ignored"); st != " M app/.planning/sessions/ann/current-plan.md\n" {
-			t.Errorf("rep %d: git status shows more than the session:\n%s", rep, st)
+		// The session and its journal, nothing else (no lock file, no temporary file).
+		want := " M app/.planning/sessions/ann/current-plan.md\n?? app/.planning/sessions/ann/journal.jsonl\n"
+		if st := git(t, mono, "status", "--porcelain", "--untracked-files=all", "--ignored"); st != want {
+			t.Errorf("rep %d: git status shows more than the session and its journal:\n%s", rep, st)
 		}
 		for _, gitDir := range []string{filepath.Join(mono, ".git"), linkedGitDir} {
 			if _, err := os.Lstat(filepath.Join(gitDir, "gsd.lock")); err == nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,11 +22,14 @@ import (
 func (a *app) newHookCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook",
-		Short: "Hydrate the agent by itself: Claude Code's SessionStart hook",
+		Short: "Hydrate the agent by itself: Claude Code's lifecycle hooks",
 		Long: `Claude Code runs SessionStart hooks at each of the spec's hydration triggers: a new conversation
-(startup), a resumed one (resume), /clear (clear) and after the context was compacted (compact).
-gsd hook install adds "gsd hook session-start" there, and the agent then starts every
-conversation with the resume brief (gsd brief) in its context.`,
+(startup), a resumed one (resume), /clear (clear), after the context was compacted (compact) and
+a forked one (fork). gsd hook install adds "gsd hook session-start" there, and the agent then
+starts every conversation with the resume brief (gsd brief) in its context; the rehydration is
+journaled with the agent's session_id. It also adds "gsd hook pre-compact" to PreCompact (a
+pre-compact snapshot of the session) and "gsd hook session-end" to SessionEnd (the agent's
+detach, journaled). gsd sessions and gsd stats read what they record.`,
 		Example: `  gsd hook install              # .claude/settings.json of this project
   gsd hook install --global     # ~/.claude/settings.json
   gsd hook install --dry-run    # show the change, write nothing
@@ -38,7 +42,7 @@ conversation with the resume brief (gsd brief) in its context.`,
 			return c.Help()
 		},
 	}
-	c.AddCommand(a.newHookSessionStartCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
+	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
 	return c
 }
 
@@ -47,11 +51,17 @@ type hookInput struct {
 	SessionID     string `json:"session_id"`
 	Cwd           string `json:"cwd"`
 	HookEventName string `json:"hook_event_name"`
-	Source        string `json:"source"`
+	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact, fork
+	Trigger       string `json:"trigger"` // PreCompact: manual, auto
+	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
 }
 
 // hookStdinLimit bounds what is read from stdin: the hook's JSON is a few hundred bytes.
 const hookStdinLimit = 1 << 20
+
+// hookLockWait is how long a hook waits for another gsd's write (unless GSD_LOCK_TIMEOUT says
+// otherwise): a hook must not hold up the agent; when it gives up it says so in one line.
+const hookLockWait = time.Second
 
 // hookStdinWait bounds how long to wait for stdin to close: a hook must never hang a session.
 // (A variable for tests.)
@@ -102,8 +112,12 @@ func (a *app) hookSessionStart() {
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
 	}
+	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
+	var env *hydrate.Env
+	var session bool // a session exists: the rehydration is journaled
 	context := func() string {
-		env, _, err := a.open()
+		var err error
+		env, _, err = a.open()
 		if errors.Is(err, hydrate.ErrNotProject) {
 			return "" // not a GSD project: this hook has nothing to say
 		}
@@ -117,10 +131,17 @@ func (a *app) hookSessionStart() {
 		}
 		res, err := env.Hydrate(hydrate.Options{Bootstrap: false})
 		if err != nil {
+			env.HookFailed(hookconfig.Event + ": " + oneLine(err.Error()))
 			return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
 		}
+		session = res.Exists
 		return renderBrief(env.Brief(res), in.Source)
 	}()
+	if session {
+		if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
+			note("the rehydration was not journaled: %s", oneLine(err.Error()))
+		}
+	}
 	if context == "" {
 		return
 	}
@@ -141,6 +162,50 @@ func (a *app) hookSessionStart() {
 // errNoHookInput is a hook run without its JSON: by hand, from a terminal, or by a runner that
 // never closes stdin.
 var errNoHookInput = errors.New("no hook input on stdin (gsd brief --no-bootstrap prints the brief by hand)")
+
+// runLifecycleHook is the frame of the hooks that only record (PreCompact, SessionEnd): read the
+// input, open the project at its cwd, run fn. Silent on success; every failure is a one-line
+// note on stderr (and, where there is a session directory, a hook-failure event), never an
+// error: the agent's session must not break.
+func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env, hookInput) error) {
+	event := events[0]
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
+		}
+	}()
+	note := func(format string, args ...any) {
+		fmt.Fprintf(a.stderr, "gsd: hook "+sub+": "+format+"\n", args...)
+	}
+	in, err := a.readHookInput()
+	if err != nil {
+		note("%v; nothing to do", err)
+		return
+	}
+	if in.HookEventName != "" && !slices.Contains(events, in.HookEventName) {
+		note("called for %s, not %s; nothing to do", in.HookEventName, strings.Join(events, " or "))
+		return
+	}
+	if in.HookEventName != "" {
+		event = in.HookEventName
+	}
+	if a.dir == "" && in.Cwd != "" {
+		a.dir = in.Cwd
+	}
+	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
+	env, _, err := a.open()
+	if errors.Is(err, hydrate.ErrNotProject) {
+		return
+	}
+	if err != nil {
+		note("%s", oneLine(err.Error()))
+		return
+	}
+	if err := fn(env, in); err != nil {
+		note("%s", oneLine(err.Error()))
+		env.HookFailed(event + ": " + oneLine(err.Error()))
+	}
+}
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
 // that never closes.
@@ -180,7 +245,7 @@ func (a *app) readHookInput() (hookInput, error) {
 
 type hookEditOptions struct {
 	global, local, dryRun bool
-	command               string
+	command, agent        string
 }
 
 // newHookEditCmd builds gsd hook install and gsd hook uninstall.
@@ -188,10 +253,12 @@ func (a *app) newHookEditCmd(install bool) *cobra.Command {
 	var o hookEditOptions
 	c := &cobra.Command{
 		Use:   "install",
-		Short: "Add gsd's SessionStart hook to Claude Code's settings",
+		Short: "Add gsd's lifecycle hooks to Claude Code's settings",
 		Long: `Install adds a SessionStart hook running "gsd hook session-start" for the sources
-startup|resume|clear|compact to .claude/settings.json at the project root (--local:
-.claude/settings.local.json; --global: ~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json).
+startup|resume|clear|compact|fork, a PreCompact hook running "gsd hook pre-compact" and a
+SessionEnd hook running "gsd hook session-end" to .claude/settings.json at the project root
+(--local: .claude/settings.local.json; --global: ~/.claude/settings.json, or
+$CLAUDE_CONFIG_DIR/settings.json). With --command, the other two hooks run the same program.
 
 The file is edited in place, atomically: its other settings and hooks, their order and layout
 stay as they are. Installing twice changes nothing.`,
@@ -200,15 +267,31 @@ stay as they are. Installing twice changes nothing.`,
 	}
 	if !install {
 		c.Use = "uninstall"
-		c.Short = "Remove gsd's SessionStart hook from Claude Code's settings"
-		c.Long = `Uninstall removes every SessionStart hook whose command is gsd's (gsd hook session-start,
-under whatever path), and the matcher group, SessionStart list and "hooks" object that this leaves
-empty. Everything else in the file stays as it is.`
+		c.Short = "Remove gsd's lifecycle hooks from Claude Code's settings"
+		c.Long = `Uninstall removes every hook whose command is gsd's (gsd hook session-start, pre-compact or
+session-end, under whatever path), and the matcher groups, event lists and "hooks" object that
+this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		c.Example = "  gsd hook uninstall\n  gsd hook uninstall --global"
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error {
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
+		}
+		specs := hookconfig.Specs
+		switch o.agent {
+		case "claude":
+		case "gemini":
+			if o.local {
+				return usageError{errors.New("--local: Gemini CLI has no local settings file (use the project's or --global)")}
+			}
+			specs = hookconfig.GeminiSpecs
+		case "codex":
+			if o.local {
+				return usageError{errors.New("--local: Codex CLI has no local hooks file (use the project's or --global)")}
+			}
+			specs = hookconfig.CodexSpecs
+		default:
+			return usageError{fmt.Errorf("--agent %q: want claude, codex or gemini", o.agent)}
 		}
 		t, err := a.settingsTarget(o)
 		if err != nil {
@@ -219,19 +302,20 @@ empty. Everything else in the file stays as it is.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = hookconfig.InstallFile(t.path, o.command, o.dryRun)
+			ch, err = hookconfig.InstallFileFor(t.path, o.command, specs, o.dryRun)
 		} else {
-			ch, err = hookconfig.UninstallFile(t.path, o.dryRun)
+			ch, err = hookconfig.UninstallFileFor(t.path, specs, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, t, install, o.dryRun)
+		return a.printHookChange(ch, t, install, o.dryRun, specs)
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
+	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart and PreCompact) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
 	if install {
 		f.StringVar(&o.command, "command", hookconfig.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
@@ -248,10 +332,24 @@ type settingsTarget struct {
 func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	if o.global {
 		home, err := os.UserHomeDir()
-		if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
-			return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+		var p string
+		switch o.agent {
+		case "codex":
+			if err != nil && a.getenv("CODEX_HOME") == "" {
+				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+			}
+			p = hookconfig.CodexUserHooks(home, a.getenv("CODEX_HOME"))
+		case "gemini":
+			if err != nil {
+				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+			}
+			p = hookconfig.GeminiUserSettings(home)
+		default:
+			if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
+				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+			}
+			p = hookconfig.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
 		}
-		p := hookconfig.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
 		shown := p
 		if rel, err := filepath.Rel(home, p); home != "" && err == nil && filepath.IsLocal(rel) {
 			shown = "~/" + filepath.ToSlash(rel)
@@ -266,16 +364,27 @@ func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	if err != nil {
 		return settingsTarget{}, err
 	}
-	t := settingsTarget{hookconfig.ProjectSettings(root), "", "project"}
-	if o.local {
+	var t settingsTarget
+	switch {
+	case o.agent == "codex":
+		t = settingsTarget{hookconfig.CodexProjectHooks(root), "", "project"}
+	case o.agent == "gemini":
+		t = settingsTarget{hookconfig.GeminiProjectSettings(root), "", "project"}
+	case o.local:
 		t = settingsTarget{filepath.Join(root, ".claude", "settings.local.json"), "", "local"}
+	default:
+		t = settingsTarget{hookconfig.ProjectSettings(root), "", "project"}
 	}
 	rel, _ := filepath.Rel(root, t.path)
 	t.shown = filepath.ToSlash(rel)
 	return t, nil
 }
 
-func (a *app) printHookChange(ch *hookconfig.Change, t settingsTarget, install, dryRun bool) error {
+func (a *app) printHookChange(ch *hookconfig.Change, t settingsTarget, install, dryRun bool, specs []hookconfig.Spec) error {
+	events := make([]string, len(specs))
+	for i, sp := range specs {
+		events[i] = sp.Event
+	}
 	if a.json {
 		return a.printJSON(struct {
 			SchemaVersion int    `json:"schemaVersion"`
@@ -297,11 +406,11 @@ func (a *app) printHookChange(ch *hookconfig.Change, t settingsTarget, install, 
 	var msg string
 	switch {
 	case install && ch.Changed:
-		msg = "installed the SessionStart hook in " + t.shown
+		msg = "installed gsd's hooks (" + strings.Join(events, ", ") + ") in " + t.shown
 	case install:
 		msg = "already installed in " + t.shown + "; nothing changed"
 	case ch.Changed:
-		msg = "removed the SessionStart hook from " + t.shown
+		msg = "removed gsd's hooks from " + t.shown
 	default:
 		msg = "no gsd hook in " + t.shown + "; nothing changed"
 	}

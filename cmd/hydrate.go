@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"path"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,6 +93,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if res.PlanIgnored {
 		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
+	if others := env.OthersOnPlan(res.Plan); len(others) > 0 && res.State == hydrate.StateResume {
+		a.warn("%s", env.SamePlanWarning(others, res.Plan))
+	}
 	switch format {
 	case "porcelain":
 		_, err = fmt.Fprintln(a.stdout, res.Token())
@@ -136,6 +140,7 @@ type hydrateReport struct {
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
 	Note           *string              `json:"note"`
+	Carry          *hydrate.CarryReport `json:"carry"`
 	StateDrift     []hydrate.Difference `json:"stateDrift"`
 	StateSynced    bool                 `json:"stateSynced"`
 }
@@ -162,6 +167,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
 		Note:           optString(r.Note),
+		Carry:          r.Carry,
 		StateDrift:     nonNil(r.StateDrift),
 		StateSynced:    r.StateSynced,
 	}
@@ -191,10 +197,14 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		switch act.Kind {
 		case hydrate.ActionArchived:
 			a.field(w, "Archived", act.From+" -> "+act.Path)
+			a.field(w, "Undo", "gsd restore "+path.Base(act.Path))
 		case hydrate.ActionBootstrapped:
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
+		case hydrate.ActionCarried:
+			a.field(w, "Bootstrap", "fresh session from "+act.From+", statuses carried over")
 		}
 	}
+	a.printCarry(w, r.Carry)
 	for _, warn := range r.Warnings {
 		a.field(w, "Warning", warn)
 	}

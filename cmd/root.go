@@ -43,6 +43,11 @@ type app struct {
 	userSet bool   // --user was given, even as --user ''
 	json    bool
 	noColor bool
+
+	env *hydrate.Env // the project opened by the command, for its history warnings
+
+	source, instance string        // who writes, for the journal: set by hooks and the MCP server
+	lockDefault      time.Duration // the lock timeout without GSD_LOCK_TIMEOUT (0: hydrate's default)
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -72,6 +77,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	root := a.newRootCmd()
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
+	if a.env != nil {
+		for _, w := range a.env.HistoryWarnings() {
+			a.warn("%s", w)
+		}
+	}
 	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
 		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
 		// whatever the command thought of its own run, as for git.
@@ -265,6 +275,14 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 		a.newMarkCmd("mark-pending", "pending"),
 		a.newCheckCmd(),
 		a.newArchiveCmd(),
+		a.newSnapshotCmd(),
+		a.newSnapshotsCmd(),
+		a.newRestoreCmd(),
+		a.newLogCmd(),
+		a.newSessionsCmd(),
+		a.newResumeCmd(),
+		a.newStatsCmd(),
+		a.newMCPCmd(),
 		a.newWhoamiCmd(),
 		a.newProgressCmd(),
 		a.newStateCmd(),
@@ -358,7 +376,9 @@ func (a *app) open() (*hydrate.Env, string, error) {
 		Workstream:  a.getenv("GSD_WORKSTREAM"),
 		Now:         a.now,
 		LockTimeout: timeout,
+		History:     a.history(),
 	})
+	a.env = env
 	return env, dir, err
 }
 
@@ -367,7 +387,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 func (a *app) lockTimeout() (time.Duration, error) {
 	s := a.getenv("GSD_LOCK_TIMEOUT")
 	if s == "" {
-		return 0, nil
+		return a.lockDefault, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -425,4 +445,17 @@ func version() string {
 		}
 	}
 	return v
+}
+
+// history says who is writing, for the session journal: the CLI, or the hook or MCP server
+// that set a.source, and the agent instance when known (GSD_INSTANCE, or the hook's session id).
+func (a *app) history() hydrate.History {
+	h := hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")}
+	if a.source != "" {
+		h.Source = a.source
+	}
+	if a.instance != "" {
+		h.Instance = a.instance
+	}
+	return h
 }

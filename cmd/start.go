@@ -4,10 +4,13 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
 )
 
 func (a *app) newStartCmd() *cobra.Command {
 	var plan string
+	var force bool
 	c := &cobra.Command{
 		Use:   "start [PLAN]",
 		Short: "Start a fresh session from a plan (default: the active plan)",
@@ -16,7 +19,13 @@ with status="pending" added to every task. An existing session is archived first
 
 PLAN is a path, or a plan id such as 03-02 (the plan file 03-02-PLAN.md of its phase). A PLAN
 that names no plan (outside the project, no such file, no plan with that id) is a usage error,
-exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid status) exits 1.`,
+exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid status) exits 1. A plan
+that already has its SUMMARY is refused unless --force.
+
+When the session is stale only because its own plan was edited (tasks renamed, added, removed or
+reordered), the fresh session carries over the status of every task still there, matched by its
+id attribute or its name, and start says which tasks carried and which did not. Whatever start
+replaces is kept as a snapshot, and start prints the gsd restore line that brings it back.`,
 		Example: `  gsd start
   gsd start 03-02
   gsd start .planning/phases/03-api/03-02-PLAN.md`,
@@ -39,7 +48,7 @@ exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid statu
 					return err
 				}
 			}
-			res, err := env.Start(rel)
+			res, err := env.StartWith(rel, hydrate.StartOptions{Force: force})
 			if err != nil {
 				return err
 			}
@@ -51,6 +60,7 @@ exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid statu
 		},
 	}
 	c.Flags().StringVar(&plan, "plan", "", "the plan to start from (same as the argument)")
+	c.Flags().BoolVar(&force, "force", false, "start a plan that already has its SUMMARY")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }

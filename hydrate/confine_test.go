@@ -59,7 +59,7 @@ func TestDebrisRemovedOnlyForSessions(t *testing.T) {
 	for _, de := range entries {
 		names = append(names, de.Name())
 	}
-	if got := strings.Join(names, " "); got != ".current-plan.md777 .current-plan.md888 .notes42 current-plan.md current-plan.md123" {
+	if got := strings.Join(names, " "); got != ".current-plan.md777 .current-plan.md888 .notes42 current-plan.md current-plan.md123 journal.jsonl" {
 		t.Errorf("files after the write: %s", got)
 	}
 }

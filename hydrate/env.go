@@ -45,6 +45,7 @@ type Config struct {
 	Workstream  string       // GSD_WORKSTREAM, "" if unset
 	Now         func() time.Time
 	LockTimeout time.Duration
+	History     History // the session journal and snapshots (history.go)
 }
 
 // Env is an opened project and the user working in it.
@@ -61,6 +62,8 @@ type Env struct {
 	plans       map[string][]roadmap.Plan
 	pos         *roadmap.Position
 	lockTimeout time.Duration
+	hist        History
+	histWarn    []string
 }
 
 // Position is where the project stands (roadmap.Locate), worked out once per command; taking
@@ -102,7 +105,7 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, lookupEnv: idEnv.LookupEnv, hist: cfg.History}
 	if e.now == nil {
 		e.now = time.Now
 	}

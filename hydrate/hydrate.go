@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -32,6 +33,8 @@ type Result struct {
 	// Options.Plan named another plan than the valid session's, so it was not used: a valid
 	// session is never replaced behind the user's back (gsd start PLAN does that).
 	PlanIgnored bool
+
+	Carry *CarryReport // the stale session's statuses carried into the fresh one (carry.go)
 
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
@@ -105,7 +108,11 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			}
 			return nil
 		}
-		if err := e.startInto(res, plan, data); err != nil {
+		start := e.startInto
+		if e.carryable(s, plan) {
+			start = e.carryInto
+		}
+		if err := start(res, plan, data); err != nil {
 			return err
 		}
 		e.next(res)
@@ -193,7 +200,16 @@ func (e *Env) next(res *Result) {
 
 // Start archives the user's existing session, if any, and bootstraps a fresh one from plan (root
 // relative); "" means the active plan.
-func (e *Env) Start(plan string) (*Result, error) {
+func (e *Env) Start(plan string) (*Result, error) { return e.StartWith(plan, StartOptions{}) }
+
+// StartOptions tunes StartWith.
+type StartOptions struct {
+	Force bool // start a plan that already has its SUMMARY
+}
+
+// StartWith is Start with options. A session stale only because its own plan was edited carries
+// its statuses into the fresh one; a plan that has its SUMMARY is refused without Force.
+func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	var res *Result
 	err := e.withLock(func() error {
 		s, err := e.Inspect()
@@ -218,6 +234,12 @@ func (e *Env) Start(plan string) (*Result, error) {
 		plan, data, err := e.prepare(plan)
 		if err != nil {
 			return err
+		}
+		if !opts.Force && e.hasSummary(plan) {
+			return fmt.Errorf("%s is already complete (it has its SUMMARY); start it again with --force", plan)
+		}
+		if e.carryable(s, plan) {
+			return e.carryInto(res, plan, data)
 		}
 		return e.startInto(res, plan, data)
 	})
@@ -269,6 +291,7 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 // the user's session.
 func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 	var actions []Action
+	var evs []journal.Event
 	if s.Exists {
 		kind := "stale"
 		if s.State == StateCorrupt {
@@ -279,10 +302,13 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 			return nil, err
 		}
 		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
+		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: kind, Plan: s.Plan, SHA256: journal.Hash(s.src, true)})
 	}
 	if err := e.writeSession(data); err != nil {
+		e.record(s.src, s.Exists, evs...)
 		return actions, err
 	}
+	e.record(s.src, s.Exists, append(evs, journal.Event{Type: journal.Bootstrap, Plan: plan, Session: string(data), SHA256: journal.Hash(data, true)})...)
 	return append(actions, Action{Kind: ActionBootstrapped, Path: s.Path, From: plan}), nil
 }
 
@@ -303,8 +329,10 @@ func (e *Env) Archive() (*Result, error) {
 			return err
 		}
 		if err := atomicfile.Remove(e.abs(s.Path)); err != nil {
+			e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: "stale", SHA256: journal.Hash(src, true)})
 			return err
 		}
+		e.record(src, true, journal.Event{Type: journal.Archive, Snapshot: snapshotID(to), Note: "stale"})
 		s.State = StateNoSession
 		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: ActionArchived, Path: to, From: s.Path}}}
 		return nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 )
 
@@ -57,6 +58,8 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 			if err := e.writeSession(out); err != nil {
 				return err
 			}
+			e.record(src, true, journal.Event{Type: journal.Mark, Task: n, Name: p.Tasks[n-1].Name(),
+				Old: from, New: string(st), Plan: p.Header.Plan, SHA256: journal.Hash(out, true)})
 		}
 		// Report counts, the resume point and staleness from the bytes now on disk. A stale
 		// session is still marked (the mark is what the user asked for), but the caller says

@@ -164,6 +164,7 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		us.Reasons = nonNilStrings(us.Reasons)
 		out = append(out, us)
 	}
+	*problems = append(*problems, samePlanProblems(out)...)
 	return out, nil
 }
 

@@ -1,4 +1,5 @@
-// Package hookconfig adds gsd's SessionStart hook to a Claude Code settings file and removes it.
+// Package hookconfig adds gsd's lifecycle hooks (SessionStart, PreCompact, SessionEnd) to a
+// Claude Code settings file and removes them.
 //
 // A settings file is the user's: it holds permissions, environment, other hooks, in an order and
 // layout they chose. So it is never decoded and re-encoded: a small scanner records where each
@@ -21,14 +22,79 @@ import (
 )
 
 // Event and Matcher are where the hook goes: Claude Code's SessionStart event, for each of its
-// sources (a new conversation, a resumed one, /clear, and after compaction): exactly the spec's
-// hydration triggers.
+// sources (a new conversation, a resumed one, /clear, after compaction, and a forked one):
+// the spec's hydration triggers.
 const (
 	Event   = "SessionStart"
-	Matcher = "startup|resume|clear|compact"
+	Matcher = "startup|resume|clear|compact|fork"
 	// Command is the hook command gsd installs.
 	Command = "gsd hook session-start"
 )
+
+// Spec is one of the lifecycle hooks gsd installs: the event, its matcher ("" for every
+// occurrence) and the gsd hook subcommand that serves it.
+type Spec struct {
+	Event, Matcher, Sub string
+}
+
+// Specs are gsd's hooks: SessionStart gives the agent the brief and journals the rehydration,
+// PreCompact keeps a pre-compact snapshot, SessionEnd journals the detach.
+var Specs = []Spec{
+	{Event, Matcher, "session-start"},
+	{"PreCompact", "", "pre-compact"},
+	{"SessionEnd", "", "session-end"},
+}
+
+// GeminiSpecs are the same hooks for Gemini CLI, whose settings.json has the same "hooks" layout:
+// its SessionStart (sources startup, resume, clear; a lifecycle matcher is an exact string, so
+// none is given), PreCompress and SessionEnd.
+var GeminiSpecs = []Spec{
+	{Event, "", "session-start"},
+	{"PreCompress", "", "pre-compact"},
+	{"SessionEnd", "", "session-end"},
+}
+
+// CodexSpecs are the hooks for Codex CLI, whose hooks.json has the same layout: SessionStart
+// (sources startup, resume, clear, and compact in later versions; the matcher is a regular
+// expression) and PreCompact. Codex has no event for the end of a session.
+var CodexSpecs = []Spec{
+	{Event, "startup|resume|clear|compact", "session-start"},
+	{"PreCompact", "", "pre-compact"},
+}
+
+// CodexProjectHooks is Codex CLI's project hooks file under root.
+func CodexProjectHooks(root string) string {
+	return filepath.Join(root, ".codex", "hooks.json")
+}
+
+// CodexUserHooks is Codex CLI's user hooks file: in codexHome (CODEX_HOME) when it is set, else
+// in home's .codex directory.
+func CodexUserHooks(home, codexHome string) string {
+	if codexHome != "" {
+		return filepath.Join(codexHome, "hooks.json")
+	}
+	return filepath.Join(home, ".codex", "hooks.json")
+}
+
+// GeminiProjectSettings is Gemini CLI's project settings file under root.
+func GeminiProjectSettings(root string) string {
+	return filepath.Join(root, ".gemini", "settings.json")
+}
+
+// GeminiUserSettings is Gemini CLI's user settings file.
+func GeminiUserSettings(home string) string {
+	return filepath.Join(home, ".gemini", "settings.json")
+}
+
+// InstallFileFor is InstallFile with the hooks of specs (Specs or GeminiSpecs).
+func InstallFileFor(path, command string, specs []Spec, dryRun bool) (*Change, error) {
+	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return installAll(src, command, specs) })
+}
+
+// UninstallFileFor is UninstallFile with the hooks of specs.
+func UninstallFileFor(path string, specs []Spec, dryRun bool) (*Change, error) {
+	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return uninstall(src, specs) })
+}
 
 // ProjectSettings is the project's shared settings file under root.
 func ProjectSettings(root string) string {
@@ -46,9 +112,12 @@ func UserSettings(home, configDir string) string {
 
 // IsGSDCommand reports whether a hook command is gsd's SessionStart hook, however gsd is named
 // on the command line ("gsd", "/usr/local/bin/gsd", "gsd.exe").
-func IsGSDCommand(cmd string) bool {
+func IsGSDCommand(cmd string) bool { return isGSDHook(cmd, "session-start") }
+
+// isGSDHook reports whether a hook command runs gsd hook sub.
+func isGSDHook(cmd, sub string) bool {
 	f := strings.Fields(cmd)
-	if len(f) < 3 || f[1] != "hook" || f[2] != "session-start" {
+	if len(f) < 3 || f[1] != "hook" || f[2] != sub {
 		return false
 	}
 	prog := strings.Trim(f[0], `"'`)
@@ -64,10 +133,10 @@ type Change struct {
 	Changed bool
 }
 
-// InstallFile adds the hook to the settings file at path (creating it and its directory when
-// missing) and, unless dryRun, writes it atomically.
+// InstallFile adds gsd's hooks (InstallAll) to the settings file at path (creating it and its
+// directory when missing) and, unless dryRun, writes it atomically.
 func InstallFile(path, command string, dryRun bool) (*Change, error) {
-	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return Install(src, command) })
+	return editFile(path, dryRun, func(src []byte) ([]byte, bool, error) { return InstallAll(src, command) })
 }
 
 // UninstallFile removes gsd's hook from the settings file at path. A missing file is no change.
@@ -145,16 +214,45 @@ type hookEntry struct {
 }
 
 type matcherGroup struct {
-	Matcher string      `json:"matcher"`
+	Matcher string      `json:"matcher,omitempty"`
 	Hooks   []hookEntry `json:"hooks"`
 }
 
 // Install returns settings src with a SessionStart hook running command added, and whether
 // anything changed: nothing does when a gsd SessionStart hook is already there.
 func Install(src []byte, command string) ([]byte, bool, error) {
-	group := matcherGroup{Matcher: Matcher, Hooks: []hookEntry{{Type: "command", Command: command}}}
+	return installSpec(src, Specs[0], command)
+}
+
+// InstallAll is Install, plus the other lifecycle hooks of Specs when command ends in
+// "session-start" (their commands are command with that word replaced by theirs).
+func InstallAll(src []byte, command string) ([]byte, bool, error) {
+	return installAll(src, command, Specs)
+}
+
+func installAll(src []byte, command string, specs []Spec) ([]byte, bool, error) {
+	out, changed, err := installSpec(src, specs[0], command)
+	if err != nil {
+		return nil, false, err
+	}
+	prefix, ok := strings.CutSuffix(command, specs[0].Sub)
+	if !ok {
+		return out, changed, nil
+	}
+	for _, sp := range specs[1:] {
+		o, c, err := installSpec(out, sp, prefix+sp.Sub)
+		if err != nil {
+			return nil, false, err
+		}
+		out, changed = o, changed || c
+	}
+	return out, changed, nil
+}
+
+func installSpec(src []byte, sp Spec, command string) ([]byte, bool, error) {
+	group := matcherGroup{Matcher: sp.Matcher, Hooks: []hookEntry{{Type: "command", Command: command}}}
 	if len(bytes.TrimSpace(src)) == 0 {
-		out, err := marshal(map[string]any{"hooks": map[string]any{Event: []matcherGroup{group}}}, "", "  ")
+		out, err := marshal(map[string]any{"hooks": map[string]any{sp.Event: []matcherGroup{group}}}, "", "  ")
 		return append(out, '\n'), true, err
 	}
 	root, err := parse(src)
@@ -163,61 +261,69 @@ func Install(src []byte, command string) ([]byte, bool, error) {
 	}
 	hooks, ok := root.member("hooks")
 	if !ok {
-		out, err := insertMember(src, root, "hooks", map[string]any{Event: []matcherGroup{group}})
+		out, err := insertMember(src, root, "hooks", map[string]any{sp.Event: []matcherGroup{group}})
 		return out, err == nil, err
 	}
 	if hooks.kind != '{' {
 		return nil, false, errors.New(`"hooks" is not an object; not touching it`)
 	}
-	event, ok := hooks.member(Event)
+	event, ok := hooks.member(sp.Event)
 	if !ok {
-		out, err := insertMember(src, hooks, Event, []matcherGroup{group})
+		out, err := insertMember(src, hooks, sp.Event, []matcherGroup{group})
 		return out, err == nil, err
 	}
 	if event.kind != '[' {
-		return nil, false, fmt.Errorf(`"hooks.%s" is not an array; not touching it`, Event)
+		return nil, false, fmt.Errorf(`"hooks.%s" is not an array; not touching it`, sp.Event)
 	}
-	if _, _, found := findOurs(event); found {
-		return src, false, nil
+	if gi, _, found := findOurs(event, sp.Sub); found {
+		return upgradeMatcher(src, event.elems[gi], sp)
 	}
 	out, err := insertElem(src, event, group)
 	return out, err == nil, err
 }
 
-// Uninstall returns settings src without gsd's SessionStart hooks, and whether anything changed.
-// A matcher group left with no hooks is removed, then an empty SessionStart list, then an empty
-// "hooks" object.
-func Uninstall(src []byte) ([]byte, bool, error) {
+// Uninstall returns settings src without gsd's hooks (every event of Specs), and whether
+// anything changed. A matcher group left with no hooks is removed, then an empty event list,
+// then an empty "hooks" object.
+func Uninstall(src []byte) ([]byte, bool, error) { return uninstall(src, Specs) }
+
+func uninstall(src []byte, specs []Spec) ([]byte, bool, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return src, false, nil
 	}
 	changed := false
-	for {
-		root, err := parse(src)
-		if err != nil {
-			return nil, false, err
+	for _, sp := range specs {
+		for {
+			root, err := parse(src)
+			if err != nil {
+				return nil, false, err
+			}
+			event, ok := root.path("hooks", sp.Event)
+			if !ok || event.kind != '[' {
+				break
+			}
+			gi, hi, found := findOurs(event, sp.Sub)
+			if !found {
+				break
+			}
+			group := event.elems[gi]
+			if list, _ := group.member("hooks"); len(list.elems) > 1 {
+				src = removeElem(src, list, hi)
+			} else {
+				src = removeElem(src, event, gi)
+			}
+			changed = true
 		}
-		event, ok := root.path("hooks", Event)
-		if !ok || event.kind != '[' {
-			break
-		}
-		gi, hi, found := findOurs(event)
-		if !found {
-			break
-		}
-		group := event.elems[gi]
-		if list, _ := group.member("hooks"); len(list.elems) > 1 {
-			src = removeElem(src, list, hi)
-		} else {
-			src = removeElem(src, event, gi)
-		}
-		changed = true
 	}
 	if !changed {
 		return src, false, nil
 	}
 	// Containers the removal left empty go too, innermost first.
-	for _, keys := range [][]string{{"hooks", Event}, {"hooks"}} {
+	var paths [][]string
+	for _, sp := range specs {
+		paths = append(paths, []string{"hooks", sp.Event})
+	}
+	for _, keys := range append(paths, []string{"hooks"}) {
 		root, err := parse(src)
 		if err != nil {
 			return nil, false, err
@@ -231,16 +337,32 @@ func Uninstall(src []byte) ([]byte, bool, error) {
 	return src, true, nil
 }
 
-// findOurs finds the first hook in a SessionStart list whose command is gsd's: the index of its
-// matcher group and its index in the group's hooks.
-func findOurs(event *node) (group, hook int, found bool) {
+// upgradeMatcher brings the matcher of a group that holds gsd's hook alone up to date (an
+// install by an older gsd lacks SessionStart's "fork"); a group the user shares with other
+// hooks is theirs to keep as it is.
+func upgradeMatcher(src []byte, group *node, sp Spec) ([]byte, bool, error) {
+	m, ok := group.member("matcher")
+	list, _ := group.member("hooks")
+	if sp.Matcher == "" || !ok || m.kind != '"' || m.str == sp.Matcher || len(list.elems) != 1 {
+		return src, false, nil
+	}
+	q, err := marshal(sp.Matcher, "", "")
+	if err != nil {
+		return nil, false, err
+	}
+	return splice(src, m.start, m.end, string(q)), true, nil
+}
+
+// findOurs finds the first hook in an event's list whose command is gsd hook sub: the index of
+// its matcher group and its index in the group's hooks.
+func findOurs(event *node, sub string) (group, hook int, found bool) {
 	for gi, g := range event.elems {
 		list, ok := g.member("hooks")
 		if g.kind != '{' || !ok || list.kind != '[' {
 			continue
 		}
 		for hi, h := range list.elems {
-			if c, ok := h.member("command"); ok && c.kind == '"' && IsGSDCommand(c.str) {
+			if c, ok := h.member("command"); ok && c.kind == '"' && isGSDHook(c.str, sub) {
 				return gi, hi, true
 			}
 		}

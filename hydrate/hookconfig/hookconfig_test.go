@@ -18,7 +18,7 @@ var installCases = []struct {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact",
+        "matcher": "startup|resume|clear|compact|fork",
         "hooks": [
           {
             "type": "command",
@@ -44,7 +44,7 @@ var installCases = []struct {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact",
+        "matcher": "startup|resume|clear|compact|fork",
         "hooks": [
           {
             "type": "command",
@@ -73,7 +73,7 @@ var installCases = []struct {
         ],
         "SessionStart": [
             {
-                "matcher": "startup|resume|clear|compact",
+                "matcher": "startup|resume|clear|compact|fork",
                 "hooks": [
                     {
                         "type": "command",
@@ -116,7 +116,7 @@ var installCases = []struct {
         ]
       },
       {
-        "matcher": "startup|resume|clear|compact",
+        "matcher": "startup|resume|clear|compact|fork",
         "hooks": [
           {
             "type": "command",
@@ -135,7 +135,7 @@ var installCases = []struct {
 		want: `{"model": "opus", "hooks": {
   "SessionStart": [
     {
-      "matcher": "startup|resume|clear|compact",
+      "matcher": "startup|resume|clear|compact|fork",
       "hooks": [
         {
           "type": "command",
@@ -149,12 +149,12 @@ var installCases = []struct {
 	{
 		name: "compact object",
 		in:   `{"model": "opus"}`,
-		want: `{"model": "opus", "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "gsd hook session-start"}]}]}}`,
+		want: `{"model": "opus", "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact|fork", "hooks": [{"type": "command", "command": "gsd hook session-start"}]}]}}`,
 	},
 	{
 		name: "CRLF",
 		in:   "{\r\n  \"model\": \"opus\"\r\n}\r\n",
-		want: "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n            \"command\": \"gsd hook session-start\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
+		want: "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact|fork\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n            \"command\": \"gsd hook session-start\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
 	},
 }
 
@@ -201,7 +201,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact",
+        "matcher": "startup|resume|clear|compact|fork",
         "hooks": [
           {"type": "command", "command": "echo mine"},
           {"type": "command", "command": "/usr/local/bin/gsd hook session-start"}
@@ -215,7 +215,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact",
+        "matcher": "startup|resume|clear|compact|fork",
         "hooks": [
           {"type": "command", "command": "echo mine"}
         ]
@@ -286,7 +286,7 @@ func TestInstallFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)
-	if string(got) != installCases[0].want {
+	if string(got) != installAllFresh {
 		t.Fatalf("wrote:\n%s", got)
 	}
 	c, err = UninstallFile(path, false)
@@ -364,5 +364,109 @@ func findOursIn(t *testing.T, src []byte) (int, int, bool) {
 	if !ok || event.kind != '[' {
 		return 0, 0, false
 	}
-	return findOurs(event)
+	return findOurs(event, "session-start")
+}
+
+// installAllFresh is what InstallAll writes into an empty settings file.
+const installAllFresh = `{
+  "hooks": {
+    "SessionStart": [
+      {
+        "matcher": "startup|resume|clear|compact|fork",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "gsd hook session-start"
+          }
+        ]
+      }
+    ],
+    "PreCompact": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "gsd hook pre-compact"
+          }
+        ]
+      }
+    ],
+    "SessionEnd": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "gsd hook session-end"
+          }
+        ]
+      }
+    ]
+  }
+}
+`
+
+// InstallAll adds the three lifecycle hooks to every settings layout, once; Uninstall takes
+// them all away again, leaving the file as it was.
+func TestInstallAll(t *testing.T) {
+	for _, tc := range installCases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, changed, err := InstallAll([]byte(tc.in), "/opt/bin/gsd hook session-start")
+			if err != nil || !changed || !json.Valid(got) {
+				t.Fatalf("InstallAll changed=%v err=%v:\n%s", changed, err, got)
+			}
+			var v struct {
+				Hooks map[string][]matcherGroup `json:"hooks"`
+			}
+			if err := json.Unmarshal(got, &v); err != nil {
+				t.Fatal(err)
+			}
+			for _, sp := range Specs {
+				g := v.Hooks[sp.Event]
+				if len(g) == 0 || g[len(g)-1].Matcher != sp.Matcher || g[len(g)-1].Hooks[0].Command != "/opt/bin/gsd hook "+sp.Sub {
+					t.Errorf("%s: %+v", sp.Event, g)
+				}
+			}
+			if again, changed, err := InstallAll(got, "gsd hook session-start"); err != nil || changed || string(again) != string(got) {
+				t.Fatalf("second InstallAll changed=%v err=%v", changed, err)
+			}
+			back, changed, err := Uninstall(got)
+			if err != nil || !changed {
+				t.Fatalf("Uninstall changed=%v err=%v", changed, err)
+			}
+			want := tc.in
+			switch tc.name {
+			case "empty file":
+				want = "{}\n"
+			case "one line":
+				want = `{"model": "opus"}`
+			}
+			if string(back) != want {
+				t.Fatalf("Uninstall:\n%s\nwant:\n%s", back, want)
+			}
+		})
+	}
+	got, _, err := InstallAll(nil, Command)
+	if err != nil || string(got) != installAllFresh {
+		t.Fatalf("fresh: %v\n%s", err, got)
+	}
+	// A command that is not gsd hook session-start installs SessionStart alone.
+	got, _, err = InstallAll(nil, "my-wrapper")
+	if err != nil || strings.Contains(string(got), "PreCompact") {
+		t.Fatalf("custom command: %v\n%s", err, got)
+	}
+}
+
+// An install by an older gsd (SessionStart without "fork", no PreCompact or SessionEnd) is
+// brought up to date; a matcher the user shares with their own hooks is left alone.
+func TestInstallUpgrades(t *testing.T) {
+	old := "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"startup|resume|clear|compact\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"gsd hook session-start\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	got, changed, err := InstallAll([]byte(old), Command)
+	if err != nil || !changed || string(got) != installAllFresh {
+		t.Fatalf("changed=%v err=%v:\n%s", changed, err, got)
+	}
+	shared := `{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}, {"type": "command", "command": "gsd hook session-start"}]}]}}`
+	got, _, err = Install([]byte(shared), Command)
+	if err != nil || string(got) != shared {
+		t.Fatalf("a shared group was changed: %v\n%s", err, got)
+	}
 }

@@ -1,0 +1,30 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+func (a *app) newHookSessionEndCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "session-end",
+		Short: "Journal that the agent detached from the session (run by Claude Code's SessionEnd hook)",
+		Long: `Session-end reads the hook's JSON from stdin (session_id, cwd, reason: clear, logout,
+prompt_input_exit, other, ...) and, when you have a session, journals a detach event with the
+agent's session_id and the reason: gsd sessions then shows no agent attached.
+
+It prints nothing on success and never breaks a session: on any input or error it exits 0, with
+at most a one-line note on stderr.`,
+		Example:     `  echo '{"session_id": "abc", "cwd": ".", "hook_event_name": "SessionEnd", "reason": "logout"}' | gsd hook session-end`,
+		Args:        cobra.ArbitraryArgs,
+		Annotations: map[string]string{alwaysExitsZero: "yes"},
+		RunE: func(c *cobra.Command, _ []string) error {
+			a.runLifecycleHook([]string{"SessionEnd"}, "session-end", func(env *hydrate.Env, in hookInput) error {
+				_, err := env.Detach(in.Reason)
+				return err
+			})
+			return nil
+		},
+	}
+}

@@ -1,0 +1,108 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/journal"
+)
+
+func (a *app) newLogCmd() *cobra.Command {
+	var since string
+	var task int
+	c := &cobra.Command{
+		Use:   "log",
+		Short: "Show the session's history: who changed what, when",
+		Long: `Log prints your session journal, .planning/sessions/<user>/journal.jsonl, oldest first: one line
+per write to the session (bootstrap, mark, archive, snapshot, restore, carry-over, and reconcile when
+the session was found changed outside gsd), with its sequence number, UTC time, source and agent
+instance. A line that cannot be read (a torn last line) is skipped with a warning.`,
+		Example: `  gsd log
+  gsd log --task 3
+  gsd log --since 2026-02-03T10:00:00Z --json`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			var q hydrate.LogQuery
+			if since != "" {
+				seq, t, err := hydrate.ParseWhen(since)
+				if err != nil || seq != 0 {
+					return usageError{fmt.Errorf("--since %q: not a time (such as 2026-02-03T10:00:00Z or 2026-02-03)", since)}
+				}
+				q.Since = t
+			}
+			if task < 0 {
+				return usageError{fmt.Errorf("--task %d: task number must be positive", task)}
+			}
+			q.Task = task
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			res, err := env.Log(q)
+			if err != nil {
+				return err
+			}
+			for _, p := range res.Problems {
+				a.warn("%s", p)
+			}
+			if a.json {
+				return a.printJSON(struct {
+					SchemaVersion int             `json:"schemaVersion"`
+					Journal       string          `json:"journal"`
+					Events        []journal.Event `json:"events"`
+				}{SchemaVersion, res.Path, nonNil(res.Events)})
+			}
+			if len(res.Events) == 0 {
+				fmt.Fprintf(a.stdout, "no events in %s\n", res.Path)
+				return nil
+			}
+			for _, ev := range res.Events {
+				printEvent(a.stdout, ev)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&since, "since", "", "only events at or after `TIME`")
+	c.Flags().IntVar(&task, "task", 0, "only events about task `N`")
+	return c
+}
+
+// printEvent prints one journal event as one line.
+func printEvent(w io.Writer, ev journal.Event) {
+	what := ev.Type
+	switch ev.Type {
+	case journal.Mark:
+		from := ev.Old
+		if from == "" {
+			from = "(none)"
+		}
+		what = fmt.Sprintf("mark      task %d %s -> %s: %s", ev.Task, from, ev.New, ev.Name)
+	case journal.Bootstrap:
+		what = "bootstrap " + ev.Plan
+	case journal.Snapshot:
+		what = fmt.Sprintf("snapshot  %s (%s)", ev.Snapshot, ev.Note)
+	case journal.Archive:
+		what = "archive   -> " + ev.Snapshot
+	case journal.Restore:
+		what = "restore   " + ev.Snapshot
+	case journal.Carry:
+		n := 0
+		for _, c := range ev.Carried {
+			if c.From != 0 {
+				n++
+			}
+		}
+		what = fmt.Sprintf("carry     %d of %d tasks matched: %s", n, len(ev.Carried), ev.Plan)
+	case journal.Reconcile:
+		what = "reconcile " + ev.Note
+	}
+	by := ev.Source
+	if ev.Instance != "" {
+		by += " " + ev.Instance
+	}
+	fmt.Fprintf(w, "%5d  %s  %s  %s\n", ev.Seq, ev.Time.UTC().Format(time.RFC3339), by, what)
+}

@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newResumeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "resume USER",
+		Short: "Take a teammate's session over: copy it into yours",
+		Long: `Resume copies USER's session (as gsd sessions names them) into yours, so that work moves between
+people and machines without retyping statuses. Your own session, if any, is kept first as a
+pre-resume snapshot (gsd restore brings it back). Both journals record it: a resume in yours, a
+handed-over in theirs. Their session is left as it is.`,
+		Example: "  gsd sessions --state idle\n  gsd resume bob",
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError{fmt.Errorf("resume takes one argument, the user whose session to take over (gsd sessions lists them)")}
+			}
+			return nil
+		},
+		ValidArgsFunction: a.completeUsers,
+		RunE: func(c *cobra.Command, args []string) error {
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			res, err := env.Resume(args[0])
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(struct {
+					SchemaVersion int        `json:"schemaVersion"`
+					From          string     `json:"from"`
+					Plan          string     `json:"plan"`
+					Archived      *string    `json:"archived"`
+					Changed       bool       `json:"changed"`
+					Tasks         []jsonTask `json:"tasks"`
+					ResumeTask    *int       `json:"resumeTask"`
+				}{SchemaVersion, res.From, res.Plan, optString(res.Archived), !res.Identical, jsonTasks(res.Session.Tasks), optInt(res.Session.ResumeTask)})
+			}
+			if res.Identical {
+				fmt.Fprintf(a.stdout, "your session already is %s's; nothing changed\n", res.From)
+				return nil
+			}
+			if res.Archived != "" {
+				fmt.Fprintf(a.stdout, "kept your session as %s (gsd restore %s brings it back)\n", res.Archived, res.Archived)
+			}
+			fmt.Fprintf(a.stdout, "took over %s's session: %s, %s\n", res.From, res.Plan, countsLine(res.Session.Counts))
+			a.printTasks(a.stdout, res.Session.Tasks, res.Session.ResumeTask)
+			a.warnStale(res.Session)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,115 @@
+package cmd
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+func (a *app) newSessionsCmd() *cobra.Command {
+	var states []string
+	var idleAfter time.Duration
+	c := &cobra.Command{
+		Use:   "sessions",
+		Short: "Every user's session in the project, with its state",
+		Long: `Sessions lists every user's session under .planning/sessions, one line each: user, state, plan,
+progress, last activity, the agent instance attached (from the journal) and the snapshot count.
+
+States: active (activity within the idle threshold), idle (no activity since; with a task in
+progress, an orphaned agent that gsd resume USER can take over), stale (with its reasons),
+complete, corrupt, no-session (snapshots or a journal, no session). Two users working on the same
+plan is a warning. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else 2h.`,
+		Example: `  gsd sessions
+  gsd sessions --state idle,stale
+  gsd sessions --json`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			for _, s := range states {
+				if !slices.Contains(hydrate.TeamStates, s) {
+					return usageError{fmt.Errorf("--state %q: not one of %s", s, strings.Join(hydrate.TeamStates, ", "))}
+				}
+			}
+			if !c.Flags().Changed("idle-after") {
+				d, err := a.idleAfter()
+				if err != nil {
+					return err
+				}
+				idleAfter = d
+			} else if idleAfter <= 0 {
+				return usageError{fmt.Errorf("--idle-after %s: must be positive", idleAfter)}
+			}
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			res, err := env.Sessions(idleAfter)
+			if err != nil {
+				return err
+			}
+			list := res.Sessions
+			if len(states) > 0 {
+				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
+			}
+			for _, w := range res.Warnings {
+				a.warn("%s", w)
+			}
+			if a.json {
+				return a.printJSON(struct {
+					SchemaVersion int                   `json:"schemaVersion"`
+					IdleAfter     string                `json:"idleAfter"`
+					Sessions      []hydrate.TeamSession `json:"sessions"`
+					Warnings      []string              `json:"warnings"`
+				}{SchemaVersion, res.IdleAfter.String(), nonNil(list), nonNil(res.Warnings)})
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(a.stdout, "no sessions")
+				return nil
+			}
+			for _, s := range list {
+				a.printTeamSession(s)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringSliceVar(&states, "state", nil, "only sessions in `STATE` (repeatable, or comma separated): "+strings.Join(hydrate.TeamStates, ", "))
+	c.Flags().DurationVar(&idleAfter, "idle-after", hydrate.DefaultIdleAfter, "a session without activity for `DURATION` is idle")
+	_ = c.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(hydrate.TeamStates, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func (a *app) printTeamSession(s hydrate.TeamSession) {
+	progress := "-"
+	if s.Total > 0 {
+		progress = fmt.Sprintf("%d/%d", s.Done, s.Total)
+	}
+	when := "-"
+	if !s.LastActivity.IsZero() {
+		when = s.LastActivity.Format(time.RFC3339)
+	}
+	fmt.Fprintf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d\n",
+		s.User, s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots)
+	for _, r := range s.Reasons {
+		fmt.Fprintf(a.stdout, "    %s\n", r)
+	}
+	if len(s.SharedWith) > 0 {
+		fmt.Fprintf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
+	}
+}
+
+// idleAfter is GSD_IDLE_AFTER (a Go duration such as 90m), else the default.
+func (a *app) idleAfter() (time.Duration, error) {
+	s := a.getenv("GSD_IDLE_AFTER")
+	if s == "" {
+		return hydrate.DefaultIdleAfter, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, usageError{fmt.Errorf("GSD_IDLE_AFTER=%q: not a positive duration (such as 90m or 2h)", s)}
+	}
+	return d, nil
+}

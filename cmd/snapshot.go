@@ -1,0 +1,42 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newSnapshotCmd() *cobra.Command {
+	var reason string
+	c := &cobra.Command{
+		Use:   "snapshot",
+		Short: "Keep a copy of the session that gsd never deletes",
+		Long: `Snapshot copies your session file to current-plan.<UTC yyyymmddHHMMSS>.manual beside it. Manual
+snapshots are never deleted by gsd; gsd restore ID brings one back. The reason is recorded in the
+journal (gsd log).`,
+		Example: `  gsd snapshot
+  gsd snapshot --reason "before refactoring task 3"`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			res, err := env.Snapshot(reason)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(struct {
+					SchemaVersion int    `json:"schemaVersion"`
+					ID            string `json:"id"`
+					Path          string `json:"path"`
+				}{SchemaVersion, res.ID, res.Path})
+			}
+			fmt.Fprintf(a.stdout, "snapshot %s\nrestore it with: gsd restore %s\n", res.ID, res.ID)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&reason, "reason", "", "why, recorded in the journal")
+	return c
+}

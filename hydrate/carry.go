@@ -1,0 +1,153 @@
+package hydrate
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// CarryReport is how a stale session's statuses were carried into the fresh one.
+type CarryReport struct {
+	Snapshot string            `json:"snapshot"` // the old session, kept as a carried snapshot
+	Tasks    []journal.Carried `json:"tasks"`    // every task of the fresh session
+	Lost     []Task            `json:"lost"`     // tasks of the old session with progress that matched none
+}
+
+// carryable says whether the stale session s is stale only because its own plan was edited: it
+// copies plan, which has no SUMMARY and is in the current phase.
+func (e *Env) carryable(s *Session, plan string) bool {
+	if s.State != StateStale || s.file == nil {
+		return false
+	}
+	if cur, err := cleanRel(s.Plan); err != nil || cur != plan {
+		return false
+	}
+	if e.hasSummary(plan) {
+		return false
+	}
+	if num, ok := roadmap.PhaseOf(plan); ok {
+		pos, err := e.Position()
+		if err != nil || pos.Phase == nil || !pos.Phase.Num.Equal(num) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasSummary says whether plan has its SUMMARY (paired by plan id).
+func (e *Env) hasSummary(plan string) bool {
+	plans, err := e.phasePlans(plan)
+	if err != nil {
+		return false
+	}
+	for _, pl := range plans {
+		if pl.Path == plan && pl.Summary != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// taskNumberPrefix is the "Task 3:" many plans start a task name with: renumbered when tasks are
+// reordered, so it is not part of what matches a task.
+var taskNumberPrefix = regexp.MustCompile(`^(?i:task)\s*\d+\s*[:.)-]\s*`)
+
+func matchName(name string) string {
+	return strings.ToLower(strings.TrimSpace(taskNumberPrefix.ReplaceAllString(strings.TrimSpace(name), "")))
+}
+
+// carry returns data (a fresh session) with the status of every task of the old session s that
+// is still there, matched by id attribute, else by name (without a "Task N:" prefix); each old
+// task is matched at most once.
+func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
+	fresh := planfile.Scan(data)
+	if fresh.Err != nil {
+		return nil, nil, fresh.Err
+	}
+	old := s.file.Tasks
+	used := make([]bool, len(old))
+	find := func(ok func(i int) bool) int {
+		for i := range old {
+			if !used[i] && ok(i) {
+				used[i] = true
+				return i + 1
+			}
+		}
+		return 0
+	}
+	rep := &CarryReport{}
+	from := make([]int, len(fresh.Tasks))
+	// Ids first, across every task, so that a name match never takes a task an id claims.
+	for j := range fresh.Tasks {
+		if id, ok := fresh.Tasks[j].Attr("id"); ok && strings.TrimSpace(id.Value) != "" {
+			from[j] = find(func(i int) bool {
+				a, ok := old[i].Attr("id")
+				return ok && strings.TrimSpace(a.Value) == strings.TrimSpace(id.Value)
+			})
+		}
+	}
+	for j := range fresh.Tasks {
+		if from[j] == 0 {
+			name := matchName(fresh.Tasks[j].Name())
+			from[j] = find(func(i int) bool { return matchName(old[i].Name()) == name })
+		}
+	}
+	out := data
+	for j := range fresh.Tasks {
+		c := journal.Carried{Task: j + 1, Name: fresh.Tasks[j].Name(), From: from[j]}
+		if from[j] != 0 {
+			st := s.Tasks[from[j]-1].Status
+			c.Status = string(st)
+			next, err := planfile.SetStatus(out, j+1, st)
+			switch {
+			case err == planfile.ErrUnchanged:
+			case err != nil:
+				return nil, nil, fmt.Errorf("task %d: %w", j+1, err)
+			default:
+				out = next
+			}
+		}
+		rep.Tasks = append(rep.Tasks, c)
+	}
+	for i, t := range s.Tasks {
+		if !used[i] && t.Status != planfile.Pending {
+			rep.Lost = append(rep.Lost, t)
+		}
+	}
+	return out, rep, nil
+}
+
+// carryInto replaces the stale session in res, whose own plan was edited, with a fresh session
+// from plan (data) that carries its statuses; the old one is kept as a carried snapshot.
+func (e *Env) carryInto(res *Result, plan string, data []byte) error {
+	old := res.Session
+	out, rep, err := carry(old, data)
+	if err != nil {
+		return fmt.Errorf("%s: carrying statuses over: %w", plan, err)
+	}
+	to, err := e.archive(old.src, KindCarried)
+	if err != nil {
+		return err
+	}
+	rep.Snapshot = snapshotID(to)
+	snap := journal.Event{Type: journal.Snapshot, Snapshot: rep.Snapshot, Note: KindCarried, Plan: old.Plan, SHA256: journal.Hash(old.src, true)}
+	if err := e.writeSession(out); err != nil {
+		e.record(old.src, true, snap)
+		return err
+	}
+	e.record(old.src, true, snap, journal.Event{Type: journal.Carry, Plan: plan, Snapshot: rep.Snapshot,
+		Carried: rep.Tasks, Session: string(out), SHA256: journal.Hash(out, true)})
+	e.prune()
+	fresh, err := e.Inspect()
+	if err != nil {
+		return err
+	}
+	fresh.StaleReasons = old.StaleReasons
+	res.Session, res.Carry = fresh, rep
+	res.Actions = []Action{{Kind: ActionArchived, Path: to, From: old.Path}, {Kind: ActionCarried, Path: old.Path, From: plan}}
+	return nil
+}

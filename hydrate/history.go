@@ -1,0 +1,90 @@
+package hydrate
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+)
+
+// DefaultKeepSnapshots is how many automatic snapshots (pre-restore, pre-compact, carried) are
+// kept per user.
+const DefaultKeepSnapshots = 10
+
+// History configures the session journal and snapshots.
+type History struct {
+	NoJournal     bool   // record nothing (config "journal": false)
+	KeepSnapshots int    // automatic snapshots kept; 0 means DefaultKeepSnapshots
+	Source        string // who writes: "cli", "hook", "mcp"
+	Instance      string // the agent session, when known
+}
+
+// JournalPath is the user's journal, relative to the root.
+func (e *Env) JournalPath() string {
+	return path.Join(SessionsDir, e.User.User, journal.FileName)
+}
+
+// HistoryWarnings are the problems the journal had during this command (a torn line skipped, a
+// journal that is not a file): worth saying, never a reason to fail a write.
+func (e *Env) HistoryWarnings() []string { return e.histWarn }
+
+func (e *Env) historyWarn(format string, args ...any) {
+	e.histWarn = append(e.histWarn, fmt.Sprintf(format, args...))
+}
+
+// record appends evs to the user's journal after a write, under the lock the write held. before
+// is the session as the write found it: when its hash is not the one the journal ends with (a
+// crash between the session and the journal, or a hand edit), a reconcile event carrying it is
+// appended first. Failures are warnings: the session write has happened and stands.
+func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
+	if e.hist.NoJournal || len(evs) == 0 {
+		return
+	}
+	rel := e.JournalPath()
+	p := e.abs(rel)
+	last, ok, probs, err := journal.Last(p)
+	if err != nil {
+		e.historyWarn("%v", relErr(rel, p, err))
+		return
+	}
+	for _, pr := range probs {
+		e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
+	}
+	now := e.now().UTC()
+	seq := last.Seq
+	var out []journal.Event
+	if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
+		note := "the session was changed outside gsd (or a write was cut short)"
+		if !ok {
+			note = "the journal starts here"
+		}
+		rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
+		if beforeExists {
+			rec.Session = string(before)
+		}
+		out = append(out, rec)
+	}
+	out = append(out, evs...)
+	for i := range out {
+		seq++
+		out[i].Seq, out[i].Time = seq, now
+		out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
+	}
+	if err := journal.Append(p, out...); err != nil {
+		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
+	}
+}
+
+// relErr replaces the absolute journal path in err's text with the root-relative one.
+func relErr(rel, abs string, err error) error {
+	if fe, ok := err.(*journal.FileTypeError); ok {
+		c := *fe
+		c.Path = rel
+		return &c
+	}
+	return err
+}
+
+// snapshotID is the id (file name) of a snapshot given by its root-relative path.
+func snapshotID(rel string) string { return filepath.Base(filepath.FromSlash(rel)) }

@@ -1,0 +1,364 @@
+// Package journal is a user's session history: an append-only file of JSON lines, one per write
+// to the session (bootstrap, mark, archive, carry-over, snapshot, restore, reconcile), each with
+// a sequence number and the SHA-256 of the session bytes after the write.
+//
+// The package does no clock reads and knows nothing of the command line: times are inputs. The
+// caller holds the session lock around Append.
+package journal
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// FileName is the journal inside a user's session directory.
+const FileName = "journal.jsonl"
+
+// SchemaVersion is the version of the event lines this package writes.
+const SchemaVersion = 1
+
+// Event types.
+const (
+	Bootstrap = "bootstrap" // a fresh session from a plan (Session holds its bytes)
+	Mark      = "mark"      // one task's status changed
+	Archive   = "archive"   // the session moved aside, no current session left
+	Snapshot  = "snapshot"  // a copy of the session kept as Snapshot (the session is unchanged)
+	Carry     = "carry"     // a fresh session carrying the statuses of the stale one (Session holds its bytes)
+	Restore   = "restore"   // the session replaced by snapshot Snapshot (Session holds its bytes)
+	Reconcile = "reconcile" // the session was found changed outside gsd (Session holds its bytes)
+
+	// Agents and teams. Only Resume changes the session; the others leave it as it is (SHA256
+	// is its hash), and replay passes over them.
+	Rehydrated  = "rehydrated"   // an agent instance took the session up (Instance, Note: the source)
+	Detach      = "detach"       // an agent instance ended (Instance, Note: the reason)
+	Resume      = "resume"       // the session replaced by a teammate's (Note names them; Session holds its bytes)
+	HandedOver  = "handed-over"  // a teammate took a copy of this session (Note names them)
+	HookFailure = "hook-failure" // a lifecycle hook could not do its work (Note says why)
+)
+
+// Event is one line of the journal.
+type Event struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	Seq           int64     `json:"seq"`
+	Time          time.Time `json:"time"`
+	Type          string    `json:"type"`
+	Source        string    `json:"source,omitempty"`   // cli, hook, mcp
+	Instance      string    `json:"instance,omitempty"` // the agent session, when known
+	Task          int       `json:"task,omitempty"`
+	Name          string    `json:"name,omitempty"`
+	Old           string    `json:"old,omitempty"`
+	New           string    `json:"new,omitempty"`
+	Plan          string    `json:"plan,omitempty"`
+	Snapshot      string    `json:"snapshot,omitempty"` // a snapshot id (file name) the event made or used
+	Carried       []Carried `json:"carried,omitempty"`
+	Note          string    `json:"note,omitempty"`
+	Size          int       `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
+	// SHA256 is the hash of the session bytes after the event; "" when no session is left.
+	SHA256 string `json:"sha256"`
+	// Session is the whole session after the event, for the events that are not a status
+	// change (bootstrap, carry, restore, reconcile): replay starts from it.
+	Session string `json:"session,omitempty"`
+}
+
+// Carried is how one task of a carry-over fared.
+type Carried struct {
+	Task   int    `json:"task"`             // in the fresh session
+	Name   string `json:"name"`             // its name
+	From   int    `json:"from,omitempty"`   // the old task it was matched to, 0 when none
+	Status string `json:"status,omitempty"` // the status carried, "" when none
+}
+
+// Hash is the journal's hash of session bytes: hex SHA-256, "" for no session.
+func Hash(data []byte, exists bool) string {
+	if !exists {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Problem is a line of the journal that was skipped.
+type Problem struct {
+	Line    int
+	Message string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Message) }
+
+// Parse reads every event of a journal. Lines that are not events (torn by a crash, garbage,
+// a newer schema) are skipped and reported, never fatal.
+func Parse(data []byte) ([]Event, []Problem) {
+	var evs []Event
+	var probs []Problem
+	line := 0
+	for len(data) > 0 {
+		line++
+		i := bytes.IndexByte(data, '\n')
+		var l []byte
+		torn := false
+		if i < 0 {
+			l, data, torn = data, nil, true
+		} else {
+			l, data = data[:i], data[i+1:]
+		}
+		l = bytes.TrimRight(l, "\r")
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		ev, err := parseLine(l)
+		if err != nil {
+			msg := err.Error()
+			if torn {
+				msg = "torn last line (no newline): " + msg
+			}
+			probs = append(probs, Problem{Line: line, Message: msg})
+			continue
+		}
+		evs = append(evs, ev)
+	}
+	return evs, probs
+}
+
+func parseLine(l []byte) (Event, error) {
+	var ev Event
+	if err := json.Unmarshal(l, &ev); err != nil {
+		return ev, errors.New("not a journal event")
+	}
+	switch {
+	case ev.SchemaVersion != SchemaVersion:
+		return ev, fmt.Errorf("schema version %d, not %d", ev.SchemaVersion, SchemaVersion)
+	case ev.Seq < 1:
+		return ev, errors.New("no sequence number")
+	case ev.Type == "":
+		return ev, errors.New("no event type")
+	}
+	return ev, nil
+}
+
+// Encode renders ev as one journal line, newline included.
+func Encode(ev Event) ([]byte, error) {
+	ev.SchemaVersion = SchemaVersion
+	ev.Time = ev.Time.UTC()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ev); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// FileTypeError says the journal path is not a regular file: it is never opened then (opening a
+// FIFO would block).
+type FileTypeError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *FileTypeError) Error() string {
+	what := "not a regular file"
+	switch {
+	case e.Mode.IsDir():
+		what = "a directory"
+	case e.Mode&fs.ModeNamedPipe != 0:
+		what = "a FIFO"
+	case e.Mode&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	case e.Mode&fs.ModeDevice != 0:
+		what = "a device"
+	case e.Mode&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return fmt.Sprintf("%s is %s, not a journal; session history is not recorded until it is moved away", e.Path, what)
+}
+
+// check refuses a journal path that exists and is not a regular file, without opening it.
+func check(path string) (bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, &FileTypeError{Path: path, Mode: fi.Mode()}
+	}
+	return true, nil
+}
+
+// ReadFile reads and parses the journal at path; a missing journal has no events.
+func ReadFile(path string) ([]Event, []Problem, error) {
+	ok, err := check(path)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs, probs := Parse(data)
+	return evs, probs, nil
+}
+
+// Last is the last event of the journal at path that parses, reading it from the end; problems
+// are the unreadable lines after it (a torn last line). ok is false for an empty or missing
+// journal.
+func Last(path string) (last Event, ok bool, probs []Problem, err error) {
+	exists, err := check(path)
+	if err != nil || !exists {
+		return Event{}, false, nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Event{}, false, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Event{}, false, nil, err
+	}
+	return LastOf(f, fi.Size())
+}
+
+// LastOf finds the last parseable line of the size bytes of f, reading backwards in growing
+// chunks, and the unreadable lines after it.
+func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
+	chunk := int64(8 << 10)
+	var probs []Problem
+	for {
+		if chunk > size {
+			chunk = size
+		}
+		buf := make([]byte, chunk)
+		if _, err := f.ReadAt(buf, size-chunk); err != nil && err != io.EOF {
+			return Event{}, false, nil, err
+		}
+		complete := chunk == size // buf starts at a line start
+		probs = probs[:0]
+		end := len(buf)
+		for end > 0 {
+			start := bytes.LastIndexByte(buf[:end], '\n')
+			if start < 0 && !complete {
+				break // the line may begin before buf: read more
+			}
+			l := bytes.TrimRight(buf[start+1:end], "\r\n")
+			torn := end == len(buf) && (len(buf) == 0 || buf[len(buf)-1] != '\n')
+			if len(bytes.TrimSpace(l)) > 0 {
+				ev, err := parseLine(l)
+				if err == nil {
+					reverse(probs)
+					return ev, true, probs, nil
+				}
+				msg := err.Error()
+				if torn {
+					msg = "torn last line (no newline): " + msg
+				}
+				probs = append(probs, Problem{Message: msg})
+			}
+			if start < 0 {
+				break
+			}
+			end = start
+		}
+		if complete {
+			reverse(probs)
+			return Event{}, false, probs, nil
+		}
+		chunk *= 4
+	}
+}
+
+func reverse(p []Problem) {
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+}
+
+// Append writes evs as lines at the end of the journal at path, creating it, and syncs it. A
+// journal whose last line is torn gets a newline first, so the new events start on their own
+// line. The caller holds the session lock.
+func Append(path string, evs ...Event) error {
+	exists, err := check(path)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	for _, ev := range evs {
+		line, err := Encode(ev)
+		if err != nil {
+			return err
+		}
+		out = append(out, line...)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if exists {
+		if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+			last := make([]byte, 1)
+			if r, err := os.Open(path); err == nil {
+				if _, err := r.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+					out = append([]byte{'\n'}, out...)
+				}
+				r.Close()
+			}
+		}
+	}
+	if _, err := f.Write(out); err != nil {
+		f.Close()
+		return err
+	}
+	if needSync(evs) {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if !exists {
+		return syncDir(filepath.Dir(path))
+	}
+	return nil
+}
+
+// needSync says whether evs must reach the disk before Append returns: all but the events that
+// only record an agent's comings and goings (rehydrated, detach, hook-failure), which the
+// lifecycle hooks write on every agent start and end. Losing one of those in a crash loses a
+// metric, never a status; not waiting for the disk keeps the hooks as fast as gsd --version.
+func needSync(evs []Event) bool {
+	for _, ev := range evs {
+		switch ev.Type {
+		case Rehydrated, Detach, HookFailure:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// syncDir makes a new directory entry durable (Windows cannot open a directory to sync it).
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,151 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+)
+
+// LogQuery selects journal events.
+type LogQuery struct {
+	Since time.Time // events at or after it (zero: all)
+	Task  int       // events about task n (0: all)
+}
+
+// LogResult is the user's journal, as far as it could be read.
+type LogResult struct {
+	Path     string // root-relative journal
+	Events   []journal.Event
+	Problems []string // lines skipped
+}
+
+// readJournal reads and parses the whole journal; a missing one has no events.
+func (e *Env) readJournal() (*LogResult, error) {
+	res := &LogResult{Path: e.JournalPath()}
+	data, err := e.readFile(res.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	evs, probs := journal.Parse(data)
+	res.Events = evs
+	for _, p := range probs {
+		res.Problems = append(res.Problems, fmt.Sprintf("%s:%d: skipped: %s", res.Path, p.Line, p.Message))
+	}
+	return res, nil
+}
+
+// Log returns the journal events q selects, oldest first. It writes nothing.
+func (e *Env) Log(q LogQuery) (*LogResult, error) {
+	res, err := e.readJournal()
+	if err != nil {
+		return nil, err
+	}
+	kept := res.Events[:0]
+	for _, ev := range res.Events {
+		if !q.Since.IsZero() && ev.Time.Before(q.Since) {
+			continue
+		}
+		if q.Task != 0 && !aboutTask(ev, q.Task) {
+			continue
+		}
+		kept = append(kept, ev)
+	}
+	res.Events = kept
+	return res, nil
+}
+
+// aboutTask says whether ev concerns task n: a status change of it, or a carry-over to it.
+func aboutTask(ev journal.Event, n int) bool {
+	if ev.Task == n {
+		return true
+	}
+	for _, c := range ev.Carried {
+		if c.Task == n {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseWhen reads a point in history: a sequence number ("42") or a time (RFC 3339, or
+// "2006-01-02T15:04:05" and "2006-01-02 15:04" and "2006-01-02" taken as UTC).
+func ParseWhen(s string) (seq int64, t time.Time, err error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && len(s) < 9 {
+		return n, time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return 0, t.UTC(), nil
+		}
+	}
+	return 0, time.Time{}, fmt.Errorf("%q is neither a sequence number nor a time (such as 2026-02-03T10:00:00Z)", s)
+}
+
+// AtResult is the session as it was at a point in history.
+type AtResult struct {
+	Session *Session
+	Seq     int64 // the last event applied
+	Time    time.Time
+	Base    journal.Event // the event replay started from
+	Applied int           // status changes applied after it
+	Journal *LogResult
+}
+
+// At rebuilds the user's session as it was at sequence number seq, or (seq 0) at time t: the
+// nearest event before it that records the whole session, plus the status changes after it,
+// each checked against its recorded hash. It writes nothing.
+func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
+	lr, err := e.readJournal()
+	if err != nil {
+		return nil, err
+	}
+	if len(lr.Events) == 0 {
+		return nil, fmt.Errorf("%s: no history recorded yet", lr.Path)
+	}
+	stop := func(ev journal.Event) bool {
+		if seq > 0 {
+			return ev.Seq > seq
+		}
+		return ev.Time.After(t)
+	}
+	st, err := journal.Replay(lr.Events, stop)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lr.Path, err)
+	}
+	if st.Seq == 0 {
+		return nil, fmt.Errorf("%s: the history starts later (seq %d at %s)", lr.Path, lr.Events[0].Seq, lr.Events[0].Time.Format(time.RFC3339))
+	}
+	res := &AtResult{Seq: st.Seq, Journal: lr}
+	for _, ev := range lr.Events {
+		if ev.Seq > st.Seq {
+			break
+		}
+		res.Time = ev.Time
+		switch ev.Type {
+		case journal.Bootstrap, journal.Carry, journal.Restore, journal.Reconcile, journal.Archive, journal.Resume:
+			res.Base, res.Applied = ev, 0
+		case journal.Mark:
+			res.Applied++
+		}
+	}
+	s := &Session{Path: e.SessionPath()}
+	if !st.Exists {
+		s.State = StateNoSession
+		res.Session = s
+		return res, nil
+	}
+	if err := s.read(st.Session); err != nil {
+		return nil, err
+	}
+	res.Session = s
+	return res, nil
+}

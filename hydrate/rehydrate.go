@@ -1,0 +1,170 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+// RehydrateRequest is the ClaudeBench seed's session.rehydrate request, for a gsd user.
+type RehydrateRequest struct {
+	Instance   string    // the agent instance taking the session up
+	SnapshotID string    // a snapshot to read the context from ("": the current session)
+	From       time.Time // also list the journal events after it (zero: none)
+	Source     string    // what asked ("mcp"), journaled as the rehydration's source
+}
+
+// RehydrateResult is the seed's response: the session, the snapshot it was read from, and the
+// context an agent needs to carry on.
+type RehydrateResult struct {
+	SessionID  string           `json:"sessionId"`
+	InstanceID string           `json:"instanceId"`
+	Rehydrated bool             `json:"rehydrated"` // false when the user has no session
+	Snapshot   RehydrateSnap    `json:"snapshot"`
+	Context    RehydrateContext `json:"context"`
+}
+
+// RehydrateSnap is the state the context was read from: the current session (id
+// "current-plan.md") or a snapshot, with its time (Unix milliseconds, as the seed has it) and the
+// number of journal events up to it.
+type RehydrateSnap struct {
+	ID         string `json:"id"`
+	Timestamp  int64  `json:"timestamp"`
+	EventCount int    `json:"eventCount"`
+}
+
+// RehydrateContext is what the seed calls the pre-computed session context, for a GSD session.
+type RehydrateContext struct {
+	Plan         string         `json:"plan"`
+	State        State          `json:"state"`
+	LastTasks    []ContextTask  `json:"lastTasks"`
+	ActiveTodos  []ContextTodo  `json:"activeTodos"`
+	ResumeTask   int            `json:"resumeTask"`
+	Interrupted  bool           `json:"interrupted"`
+	StaleReasons []string       `json:"staleReasons"`
+	RecentEvents []ContextEvent `json:"recentEvents"` // journal events after fromTimestamp
+}
+
+// ContextTask is one task of the session, in the seed's shape.
+type ContextTask struct {
+	ID     string `json:"id"` // the task number
+	Text   string `json:"text"`
+	Status string `json:"status"` // completed, in_progress, pending
+}
+
+// ContextTodo is a task still to do, in the seed's shape.
+type ContextTodo struct {
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+// ContextEvent is one journal event, briefly.
+type ContextEvent struct {
+	Seq       int64  `json:"seq"`
+	Timestamp int64  `json:"timestamp"`
+	Type      string `json:"type"`
+	Task      int    `json:"task,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Old       string `json:"old,omitempty"`
+	New       string `json:"new,omitempty"`
+	Note      string `json:"note,omitempty"`
+	Instance  string `json:"instance,omitempty"`
+}
+
+// seedStatus is a gsd status as the seed writes it.
+func seedStatus(st planfile.Status) string {
+	switch st {
+	case planfile.Complete:
+		return "completed"
+	case planfile.InProgress:
+		return "in_progress"
+	}
+	return string(st)
+}
+
+// Rehydrate reads the user's session (or one of its snapshots) into the seed's context and, when
+// a session exists, journals that the instance took it up. It never bootstraps a session.
+func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
+	res := &RehydrateResult{SessionID: e.User.User, InstanceID: req.Instance}
+	res.Context.LastTasks, res.Context.ActiveTodos = []ContextTask{}, []ContextTodo{}
+	res.Context.StaleReasons, res.Context.RecentEvents = []string{}, []ContextEvent{}
+	lr, err := e.readJournal()
+	if err != nil {
+		return nil, err
+	}
+	var s *Session
+	if req.SnapshotID != "" {
+		t, _, _, ok := parseSnapshotID(req.SnapshotID)
+		if !ok {
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+		}
+		rel := path.Join(path.Dir(e.SessionPath()), req.SnapshotID)
+		src, err := e.readFile(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		s = &Session{Path: rel}
+		if err := s.read(src); err != nil {
+			return nil, err
+		}
+		if s.State != StateCorrupt {
+			if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
+				s.State = StateStale
+			}
+		}
+		res.Snapshot = RehydrateSnap{ID: req.SnapshotID, Timestamp: t.UnixMilli()}
+		for _, ev := range lr.Events {
+			// The snapshot's name has whole seconds: the events of that second are before it.
+			if ev.Time.Before(t.Add(time.Second)) {
+				res.Snapshot.EventCount++
+			}
+		}
+	} else {
+		if s, err = e.Inspect(); err != nil {
+			return nil, err
+		}
+		res.Snapshot = RehydrateSnap{ID: SessionFileName, EventCount: len(lr.Events)}
+		if n := len(lr.Events); n > 0 {
+			res.Snapshot.Timestamp = lr.Events[n-1].Time.UnixMilli()
+		} else if fi, err := fs.Stat(e.FS, e.SessionPath()); err == nil {
+			res.Snapshot.Timestamp = fi.ModTime().UnixMilli()
+		}
+	}
+	c := &res.Context
+	c.Plan, c.State, c.ResumeTask, c.Interrupted = s.Plan, s.State, s.ResumeTask, s.Interrupted
+	c.StaleReasons = append(append(c.StaleReasons, s.CorruptReasons...), s.StaleReasons...)
+	for _, t := range s.Tasks {
+		c.LastTasks = append(c.LastTasks, ContextTask{ID: fmt.Sprint(t.Number), Text: t.Name, Status: seedStatus(t.Status)})
+		if t.Status != planfile.Complete {
+			c.ActiveTodos = append(c.ActiveTodos, ContextTodo{Content: t.Name, Status: seedStatus(t.Status)})
+		}
+	}
+	if !req.From.IsZero() {
+		for _, ev := range lr.Events {
+			if ev.Time.After(req.From) {
+				c.RecentEvents = append(c.RecentEvents, ContextEvent{Seq: ev.Seq, Timestamp: ev.Time.UnixMilli(), Type: ev.Type,
+					Task: ev.Task, Name: ev.Name, Old: ev.Old, New: ev.New, Note: ev.Note, Instance: ev.Instance})
+			}
+		}
+	}
+	if !s.Exists {
+		return res, nil
+	}
+	src := req.Source
+	if req.SnapshotID != "" {
+		src += " from " + req.SnapshotID
+	}
+	ok, err := e.Rehydrated(src, 0)
+	if err != nil {
+		return nil, err
+	}
+	res.Rehydrated = ok
+	return res, nil
+}

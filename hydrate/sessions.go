@@ -1,0 +1,386 @@
+package hydrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// DefaultIdleAfter is how long a session may go without activity before it is idle rather than
+// active: an agent that has not marked a task or been rehydrated for two hours is not at work.
+const DefaultIdleAfter = 2 * time.Hour
+
+// The states gsd sessions gives a user's session.
+const (
+	TeamActive    = "active"     // activity within the idle threshold
+	TeamIdle      = "idle"       // no activity within it; with a task in progress, an orphaned agent
+	TeamStale     = "stale"      // the session no longer matches the project (Reasons)
+	TeamComplete  = "complete"   // every task complete
+	TeamCorrupt   = "corrupt"    // not a session, or unreadable (Reasons)
+	TeamNoSession = "no-session" // a user directory with snapshots or a journal but no session
+)
+
+// TeamStates are the states, in the order gsd sessions --state accepts them.
+var TeamStates = []string{TeamActive, TeamIdle, TeamStale, TeamComplete, TeamCorrupt, TeamNoSession}
+
+// TeamSession is one user's session as gsd sessions reports it.
+type TeamSession struct {
+	User         string         `json:"user"`
+	Path         string         `json:"path"`
+	State        string         `json:"state"`
+	Plan         string         `json:"plan"`
+	Done         int            `json:"tasksDone"`
+	Total        int            `json:"tasksTotal"`
+	InProgress   []int          `json:"inProgress"`
+	ResumeTask   int            `json:"resumeTask"`
+	LastActivity time.Time      `json:"lastActivity"`
+	ActivityFrom string         `json:"activityFrom"`       // "journal" or "file" (the session's modification time)
+	Instance     string         `json:"instance,omitempty"` // the agent instance attached (journal), if any
+	Snapshots    int            `json:"snapshots"`
+	Kinds        map[string]int `json:"snapshotKinds"`
+	Reasons      []string       `json:"reasons"`
+	SharedWith   []string       `json:"sharedWith,omitempty"` // other users working on the same plan
+}
+
+// SessionsResult is every user's session.
+type SessionsResult struct {
+	IdleAfter time.Duration
+	Sessions  []TeamSession
+	Warnings  []string // two users on one plan, unreadable journals
+}
+
+// Sessions reports every user's session under .planning/sessions, with its state against the
+// project and the idle threshold (0: DefaultIdleAfter). It writes nothing and reads no snapshot's
+// contents, only their names: it stays fast with thousands of archives.
+func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
+	if idleAfter <= 0 {
+		idleAfter = DefaultIdleAfter
+	}
+	res := &SessionsResult{IdleAfter: idleAfter}
+	ents, err := fs.ReadDir(e.FS, SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Work out the position once: every user's staleness check shares it.
+	_, _ = e.Position()
+	if e.plans == nil {
+		e.plans = map[string][]roadmap.Plan{} // shared by the copies of e below
+
+	}
+	now := e.now()
+	for _, d := range ents {
+		if !d.IsDir() || d.Name() == "" || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		ts, ok, err := e.teamSession(d.Name(), now, idleAfter)
+		if err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		if ok {
+			res.Sessions = append(res.Sessions, ts)
+		}
+	}
+	res.Warnings = append(res.Warnings, markShared(res.Sessions)...)
+	return res, nil
+}
+
+// teamSession judges one user's session; ok is false for a directory with nothing of gsd's.
+func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (TeamSession, bool, error) {
+	other := *e
+	other.User.User = user
+	other.histWarn = nil
+	ts := TeamSession{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
+	names, err := e.dirNames(path.Dir(ts.Path))
+	if err != nil {
+		return ts, false, nil
+	}
+	hasJournal := false
+	for _, name := range names {
+		if kind, ok := snapshotKind(name); ok {
+			ts.Snapshots++
+			ts.Kinds[kind]++
+		}
+		if name == journal.FileName {
+			hasJournal = true
+		}
+	}
+	fi, statErr := fs.Stat(e.FS, ts.Path)
+	if statErr != nil && ts.Snapshots == 0 && !hasJournal {
+		return ts, false, nil
+	}
+	var warn error
+	var last journal.Event
+	haveLast := false
+	if hasJournal {
+		// Read through the project's root, like every other file: a journal or a user directory
+		// that leads out of the project is not followed.
+		lr, err := other.readJournal()
+		if err != nil {
+			warn = err
+			lr = &LogResult{}
+		}
+		evs := lr.Events // a torn line costs the one event it held; gsd log reports it
+		for _, ev := range evs {
+			switch {
+			case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
+				ts.Instance = ""
+			case ev.Instance != "":
+				ts.Instance = ev.Instance
+			}
+		}
+		if len(evs) > 0 {
+			last, haveLast = evs[len(evs)-1], true
+		}
+	}
+	if statErr != nil {
+		ts.State = TeamNoSession
+		if haveLast {
+			ts.LastActivity, ts.ActivityFrom = last.Time.UTC(), "journal"
+		}
+		return ts, true, warn
+	}
+	src, readErr := other.readFile(ts.Path)
+	// The journal's time is the activity when the session is still what its last event left;
+	// a session changed since (by hand, or by a gsd without a journal) has its file's time.
+	if haveLast && readErr == nil && last.SHA256 == journal.Hash(src, true) {
+		ts.LastActivity, ts.ActivityFrom = last.Time.UTC(), "journal"
+	} else {
+		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC(), "file"
+	}
+	s, err := other.Inspect()
+	if err != nil {
+		ts.State = TeamCorrupt
+		ts.Reasons = append(ts.Reasons, err.Error())
+		return ts, true, warn
+	}
+	ts.Plan, ts.Done, ts.Total, ts.ResumeTask = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask
+	for _, t := range s.Tasks {
+		if t.Status == planfile.InProgress {
+			ts.InProgress = append(ts.InProgress, t.Number)
+		}
+	}
+	idle := now.Sub(ts.LastActivity) > idleAfter
+	switch s.State {
+	case StateCorrupt:
+		ts.State = TeamCorrupt
+		ts.Reasons = append(ts.Reasons, s.CorruptReasons...)
+	case StateStale:
+		ts.State = TeamStale
+		ts.Reasons = append(ts.Reasons, s.StaleReasons...)
+	case StateAllComplete:
+		ts.State = TeamComplete
+	case StateResume:
+		ts.State = TeamActive
+		if idle {
+			ts.State = TeamIdle
+			quiet := fmt.Sprintf("no activity for %s", roundDuration(now.Sub(ts.LastActivity)))
+			if len(ts.InProgress) > 0 {
+				ts.Reasons = append(ts.Reasons, fmt.Sprintf("%s in progress, %s: an orphaned agent? (gsd resume %s takes it over)", taskList(ts.InProgress), quiet, user))
+			} else {
+				ts.Reasons = append(ts.Reasons, quiet)
+			}
+		}
+	}
+	return ts, true, warn
+}
+
+// markShared sets SharedWith on the sessions with work left that name one plan, and returns
+// one warning per such plan.
+func markShared(ss []TeamSession) []string {
+	by := map[string][]int{}
+	for i, s := range ss {
+		if s.Plan != "" && (s.State == TeamActive || s.State == TeamIdle) {
+			by[s.Plan] = append(by[s.Plan], i)
+		}
+	}
+	var plans []string
+	for p, is := range by {
+		if len(is) > 1 {
+			plans = append(plans, p)
+		}
+	}
+	sort.Strings(plans)
+	var warns []string
+	for _, p := range plans {
+		var users []string
+		for _, i := range by[p] {
+			users = append(users, ss[i].User)
+		}
+		for _, i := range by[p] {
+			for _, u := range users {
+				if u != ss[i].User {
+					ss[i].SharedWith = append(ss[i].SharedWith, u)
+				}
+			}
+		}
+		warns = append(warns, samePlanWarning(users, p))
+	}
+	return warns
+}
+
+func samePlanWarning(users []string, plan string) string {
+	return fmt.Sprintf("%s are working on the same plan %s; their statuses will diverge", andList(users), plan)
+}
+
+// OthersOnPlan lists the other users whose session names plan and still has a task to do: two
+// people (or agents) on one plan duplicate work. It reads only the session files.
+func (e *Env) OthersOnPlan(plan string) []string {
+	if plan == "" {
+		return nil
+	}
+	ents, err := fs.ReadDir(e.FS, SessionsDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range ents {
+		if !d.IsDir() || d.Name() == e.User.User {
+			continue
+		}
+		src, err := e.readFile(path.Join(SessionsDir, d.Name(), SessionFileName))
+		if err != nil {
+			continue
+		}
+		p := planfile.Scan(src)
+		if p.Err != nil || p.Header.Plan != plan {
+			continue
+		}
+		if sts, err := p.Statuses(); err == nil {
+			if c := planfile.Count(sts); c.Total > 0 && c.Complete < c.Total {
+				out = append(out, d.Name())
+			}
+		}
+	}
+	return out
+}
+
+// SamePlanWarning is the warning for the user and others on one plan.
+func (e *Env) SamePlanWarning(others []string, plan string) string {
+	return samePlanWarning(append([]string{e.User.User}, others...), plan)
+}
+
+func andList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func taskList(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("task %d", ns[0])
+	}
+	return "tasks " + joinInts(ns)
+}
+
+// roundDuration renders a duration for people: 3h, 2d, 45m.
+func roundDuration(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	default:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+}
+
+// samePlanProblems is a warning for each plan that two users' sessions with work left name, for
+// gsd progress (and --check).
+func samePlanProblems(us []UserSession) []roadmap.Problem {
+	by := map[string][]string{}
+	var plans []string
+	for _, u := range us {
+		if u.State != StateResume || u.Plan == "" {
+			continue
+		}
+		if by[u.Plan] == nil {
+			plans = append(plans, u.Plan)
+		}
+		by[u.Plan] = append(by[u.Plan], u.User)
+	}
+	var out []roadmap.Problem
+	for _, p := range plans {
+		if len(by[p]) > 1 {
+			out = append(out, roadmap.Problem{Severity: roadmap.SeverityWarning, File: path.Join(SessionsDir), Message: samePlanWarning(by[p], p)})
+		}
+	}
+	return out
+}
+
+// dirNames lists the names in a project directory without a stat of each entry (which
+// fs.ReadDir on an os.Root does): a user's directory may hold thousands of archives.
+func (e *Env) dirNames(dir string) ([]string, error) {
+	f, err := e.FS.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if rd, ok := f.(interface {
+		Readdirnames(int) ([]string, error)
+	}); ok {
+		return rd.Readdirnames(-1)
+	}
+	ents, err := fs.ReadDir(e.FS, dir)
+	names := make([]string, len(ents))
+	for i, de := range ents {
+		names[i] = de.Name()
+	}
+	return names, err
+}
+
+// snapshotKind is the kind of a snapshot file name, current-plan.<14 digits>[-N].<kind>, read
+// without parseSnapshotID's regular expression (and time parsing): a user's directory may hold
+// thousands.
+func snapshotKind(name string) (string, bool) {
+	const prefix = "current-plan."
+	if !strings.HasPrefix(name, prefix) {
+		return "", false
+	}
+	rest := name[len(prefix):]
+	digits := func(s string) int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	if digits(rest) != 14 {
+		return "", false
+	}
+	if _, err := time.Parse("20060102150405", rest[:14]); err != nil {
+		return "", false
+	}
+	rest = rest[14:]
+	if strings.HasPrefix(rest, "-") {
+		n := digits(rest[1:])
+		if n == 0 {
+			return "", false
+		}
+		rest = rest[1+n:]
+	}
+	if len(rest) < 2 || rest[0] != '.' || rest[1] < 'a' || rest[1] > 'z' {
+		return "", false
+	}
+	kind := rest[1:]
+	for i := 0; i < len(kind); i++ {
+		if c := kind[i]; (c < 'a' || c > 'z') && c != '-' {
+			return "", false
+		}
+	}
+	return kind, true
+}

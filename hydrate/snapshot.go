@@ -1,0 +1,288 @@
+package hydrate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+// Snapshot kinds. Automatic ones are pruned to History.KeepSnapshots; the others are never
+// deleted by gsd.
+const (
+	KindStale      = "stale"       // a stale session replaced by a fresh one, or gsd archive
+	KindCorrupt    = "corrupt"     // a session that was not a session
+	KindManual     = "manual"      // gsd snapshot
+	KindPreRestore = "pre-restore" // the session gsd restore replaced
+	KindPreCompact = "pre-compact" // the session before an agent's context compaction
+	KindCarried    = "carried"     // a session whose statuses were carried to a fresh one
+)
+
+// automatic says whether snapshots of kind are pruned.
+func automatic(kind string) bool {
+	return kind == KindPreRestore || kind == KindPreCompact || kind == KindCarried
+}
+
+var snapshotName = regexp.MustCompile(`^current-plan\.(\d{14})(?:-(\d+))?\.([a-z][a-z-]*)$`)
+
+// SnapshotInfo describes one snapshot of the user's session.
+type SnapshotInfo struct {
+	ID      string          `json:"id"`   // the file name
+	Path    string          `json:"path"` // root-relative
+	Time    time.Time       `json:"time"`
+	Kind    string          `json:"kind"`
+	Plan    string          `json:"plan"`
+	Counts  planfile.Counts `json:"counts"`
+	Problem string          `json:"problem,omitempty"` // why plan and counts are unknown
+
+	n int // the same-second suffix, for ordering
+}
+
+// parseSnapshotID splits a snapshot file name into its time, same-second number and kind.
+func parseSnapshotID(id string) (time.Time, int, string, bool) {
+	m := snapshotName.FindStringSubmatch(id)
+	if m == nil {
+		return time.Time{}, 0, "", false
+	}
+	t, err := time.Parse("20060102150405", m[1])
+	if err != nil {
+		return time.Time{}, 0, "", false
+	}
+	n := 1
+	if m[2] != "" {
+		n, _ = strconv.Atoi(m[2])
+	}
+	return t, n, m[3], true
+}
+
+// Snapshots lists the user's snapshots, oldest first, with the plan and progress of each.
+func (e *Env) Snapshots() ([]SnapshotInfo, error) {
+	dir := path.Dir(e.SessionPath())
+	entries, err := fs.ReadDir(e.FS, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []SnapshotInfo
+	for _, de := range entries {
+		t, n, kind, ok := parseSnapshotID(de.Name())
+		if !ok || !de.Type().IsRegular() {
+			continue
+		}
+		si := SnapshotInfo{ID: de.Name(), Path: path.Join(dir, de.Name()), Time: t, Kind: kind, n: n}
+		if src, err := e.readFile(si.Path); err != nil {
+			si.Problem = err.Error()
+		} else {
+			p := planfile.Scan(src)
+			si.Plan = p.Header.Plan
+			if sts, err := p.Statuses(); err != nil || p.Err != nil || len(p.CorruptReasons()) > 0 {
+				si.Problem = "not a valid session"
+			} else {
+				si.Counts = planfile.Count(sts)
+			}
+		}
+		out = append(out, si)
+	}
+	sortSnapshots(out)
+	return out, nil
+}
+
+func sortSnapshots(s []SnapshotInfo) {
+	sort.SliceStable(s, func(i, j int) bool {
+		if !s[i].Time.Equal(s[j].Time) {
+			return s[i].Time.Before(s[j].Time)
+		}
+		return s[i].n < s[j].n
+	})
+}
+
+// SnapshotResult is what Snapshot made.
+type SnapshotResult struct {
+	ID   string
+	Path string // root-relative
+}
+
+// Snapshot copies the user's session to a manual snapshot, which gsd never deletes.
+func (e *Env) Snapshot(reason string) (*SnapshotResult, error) {
+	var res *SnapshotResult
+	err := e.withLock(func() error {
+		rel := e.SessionPath()
+		src, err := e.readFile(rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: no session to snapshot", rel)
+		}
+		if err != nil {
+			return err
+		}
+		to, err := e.archive(src, KindManual)
+		if err != nil {
+			return err
+		}
+		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: joinNote(KindManual, reason), SHA256: journal.Hash(src, true)})
+		res = &SnapshotResult{ID: snapshotID(to), Path: to}
+		return nil
+	})
+	return res, err
+}
+
+func joinNote(kind, reason string) string {
+	if reason == "" {
+		return kind
+	}
+	return kind + ": " + reason
+}
+
+// TaskChange is one task whose status a restore changes.
+type TaskChange struct {
+	Number int    `json:"number"`
+	Name   string `json:"name"`
+	From   string `json:"from"` // "" when the current session has no such task
+	To     string `json:"to"`
+}
+
+// RestoreResult is what Restore did, or with DryRun would do.
+type RestoreResult struct {
+	ID         string       // the snapshot restored
+	PreRestore string       // the snapshot the replaced session was kept as ("" when none, or a dry run)
+	HadSession bool         // a session was there before
+	FromPlan   string       // the plan of the session replaced
+	Plan       string       // the plan of the snapshot
+	Changes    []TaskChange // tasks whose status differs (same plan only)
+	Identical  bool         // the session already has the snapshot's bytes: nothing written
+	DryRun     bool
+	Session    *Session // the session after (or, dry run, as it would be)
+}
+
+// ErrNoSuchSnapshot means a snapshot id names no snapshot of the user.
+var ErrNoSuchSnapshot = errors.New("no such snapshot (gsd snapshots lists them)")
+
+// Restore makes snapshot id the user's session. The session it replaces is kept first as a
+// pre-restore snapshot, so a restore is itself undone by restoring that. With dryRun it writes
+// nothing and says what would change.
+func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
+	if _, _, _, ok := parseSnapshotID(id); !ok {
+		return nil, &ArgError{Err: fmt.Errorf("%q: %w", id, ErrNoSuchSnapshot)}
+	}
+	snapRel := path.Join(path.Dir(e.SessionPath()), id)
+	var res *RestoreResult
+	run := func() error {
+		snap, err := e.readFile(snapRel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &ArgError{Err: fmt.Errorf("%s: %w", snapRel, ErrNoSuchSnapshot)}
+		}
+		if err != nil {
+			return err
+		}
+		rel := e.SessionPath()
+		cur, err := e.readFile(rel)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		res = &RestoreResult{ID: id, HadSession: exists, DryRun: dryRun}
+		after := &Session{Path: rel}
+		if err := after.read(snap); err != nil {
+			return fmt.Errorf("%s: %w", snapRel, err)
+		}
+		res.Plan, res.Session = after.Plan, after
+		if exists {
+			before := &Session{Path: rel}
+			if before.read(cur) == nil {
+				res.FromPlan = before.Plan
+				if before.Plan == after.Plan {
+					res.Changes = changes(before.Tasks, after.Tasks)
+				}
+			}
+		}
+		if exists && bytes.Equal(cur, snap) {
+			res.Identical = true
+			return nil
+		}
+		if dryRun {
+			return nil
+		}
+		var evs []journal.Event
+		if exists {
+			to, err := e.archive(cur, KindPreRestore)
+			if err != nil {
+				return err
+			}
+			res.PreRestore = snapshotID(to)
+			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.PreRestore, Note: KindPreRestore, Plan: res.FromPlan, SHA256: journal.Hash(cur, true)})
+		}
+		if err := e.writeSession(snap); err != nil {
+			e.record(cur, exists, evs...)
+			return err
+		}
+		e.record(cur, exists, append(evs, journal.Event{Type: journal.Restore, Snapshot: id, Plan: after.Plan, Session: string(snap), SHA256: journal.Hash(snap, true)})...)
+		e.prune()
+		return nil
+	}
+	var err error
+	if dryRun {
+		err = run()
+	} else {
+		err = e.withLock(run)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !dryRun {
+		if s, err := e.Inspect(); err == nil {
+			res.Session = s
+		}
+	} else if res.Session.State != StateCorrupt {
+		if res.Session.StaleReasons = e.staleness(res.Session, res.Session.file); len(res.Session.StaleReasons) > 0 {
+			res.Session.State = StateStale
+		}
+	}
+	return res, nil
+}
+
+// changes lists the tasks whose status differs between two versions of one plan's session.
+func changes(before, after []Task) []TaskChange {
+	var out []TaskChange
+	for i, t := range after {
+		from := ""
+		if i < len(before) {
+			from = string(before[i].Status)
+		}
+		if from != string(t.Status) {
+			out = append(out, TaskChange{Number: t.Number, Name: t.Name, From: from, To: string(t.Status)})
+		}
+	}
+	return out
+}
+
+// prune deletes the oldest automatic snapshots beyond History.KeepSnapshots. It runs under the
+// lock; a failure leaves an extra snapshot, which is harmless.
+func (e *Env) prune() {
+	keep := e.hist.KeepSnapshots
+	if keep <= 0 {
+		keep = DefaultKeepSnapshots
+	}
+	all, err := e.Snapshots()
+	if err != nil {
+		return
+	}
+	var auto []SnapshotInfo
+	for _, s := range all {
+		if automatic(s.Kind) {
+			auto = append(auto, s)
+		}
+	}
+	for i := 0; i < len(auto)-keep; i++ {
+		_ = os.Remove(e.abs(auto[i].Path))
+	}
+}
