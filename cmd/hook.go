@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
-	"github.com/gsd-tools/gsd/hydrate/hookconfig"
+	"github.com/gsd-tools/gsd/hydrate/hook"
+	"github.com/gsd-tools/gsd/hydrate/hook/settings"
 )
 
 func (a *app) newHookCmd() *cobra.Command {
@@ -45,19 +45,6 @@ detach, journaled). gsd sessions and gsd stats read what they record.`,
 	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
 	return c
 }
-
-// hookInput is what Claude Code writes to a hook's stdin; gsd needs only these fields.
-type hookInput struct {
-	SessionID     string `json:"session_id"`
-	Cwd           string `json:"cwd"`
-	HookEventName string `json:"hook_event_name"`
-	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact, fork
-	Trigger       string `json:"trigger"` // PreCompact: manual, auto
-	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
-}
-
-// hookStdinLimit bounds what is read from stdin: the hook's JSON is a few hundred bytes.
-const hookStdinLimit = 1 << 20
 
 // hookLockWait is how long a hook waits for another gsd's write (unless GSD_LOCK_TIMEOUT says
 // otherwise): a hook must not hold up the agent; when it gives up it says so in one line.
@@ -105,8 +92,8 @@ func (a *app) hookSessionStart() {
 		note("%v; nothing to do", err)
 		return
 	}
-	if in.HookEventName != "" && in.HookEventName != hookconfig.Event {
-		note("called for %s, not %s; nothing to do", in.HookEventName, hookconfig.Event)
+	if in.HookEventName != "" && in.HookEventName != settings.Event {
+		note("called for %s, not %s; nothing to do", in.HookEventName, settings.Event)
 		return
 	}
 	if a.dir == "" && in.Cwd != "" {
@@ -131,7 +118,7 @@ func (a *app) hookSessionStart() {
 		}
 		res, err := env.Hydrate(hydrate.Options{Bootstrap: false})
 		if err != nil {
-			env.HookFailed(hookconfig.Event + ": " + oneLine(err.Error()))
+			env.HookFailed(settings.Event + ": " + oneLine(err.Error()))
 			return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
 		}
 		session = res.Exists
@@ -145,13 +132,7 @@ func (a *app) hookSessionStart() {
 	if context == "" {
 		return
 	}
-	type specific struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	}
-	out := struct {
-		HookSpecificOutput specific `json:"hookSpecificOutput"`
-	}{specific{hookconfig.Event, context}}
+	out := hook.NewSessionStartOutput(settings.Event, context)
 	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
@@ -159,15 +140,11 @@ func (a *app) hookSessionStart() {
 	}
 }
 
-// errNoHookInput is a hook run without its JSON: by hand, from a terminal, or by a runner that
-// never closes stdin.
-var errNoHookInput = errors.New("no hook input on stdin (gsd brief --no-bootstrap prints the brief by hand)")
-
 // runLifecycleHook is the frame of the hooks that only record (PreCompact, SessionEnd): read the
 // input, open the project at its cwd, run fn. Silent on success; every failure is a one-line
 // note on stderr (and, where there is a session directory, a hook-failure event), never an
 // error: the agent's session must not break.
-func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env, hookInput) error) {
+func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env, hook.Input) error) {
 	event := events[0]
 	defer func() {
 		if r := recover(); r != nil {
@@ -209,11 +186,11 @@ func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
 // that never closes.
-func (a *app) readHookInput() (hookInput, error) {
-	var in hookInput
+func (a *app) readHookInput() (hook.Input, error) {
+	var in hook.Input
 	if f, ok := a.stdin.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return in, errNoHookInput
+			return in, hook.ErrNoInput
 		}
 	}
 	type result struct {
@@ -222,25 +199,19 @@ func (a *app) readHookInput() (hookInput, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(a.stdin, hookStdinLimit))
+		data, err := io.ReadAll(io.LimitReader(a.stdin, hook.InputLimit))
 		done <- result{data, err}
 	}()
 	var r result
 	select {
 	case r = <-done:
 	case <-time.After(hookStdinWait):
-		return in, errNoHookInput
+		return in, hook.ErrNoInput
 	}
 	if r.err != nil {
 		return in, fmt.Errorf("reading stdin: %v", r.err)
 	}
-	if len(bytes.TrimSpace(r.data)) == 0 {
-		return in, errNoHookInput
-	}
-	if err := json.Unmarshal(r.data, &in); err != nil {
-		return in, fmt.Errorf("stdin is not the hook's JSON (%v)", oneLine(err.Error()))
-	}
-	return in, nil
+	return hook.ParseInput(r.data)
 }
 
 type hookEditOptions struct {
@@ -277,19 +248,19 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
 		}
-		specs := hookconfig.Specs
+		specs := settings.Specs
 		switch o.agent {
 		case "claude":
 		case "gemini":
 			if o.local {
 				return usageError{errors.New("--local: Gemini CLI has no local settings file (use the project's or --global)")}
 			}
-			specs = hookconfig.GeminiSpecs
+			specs = settings.GeminiSpecs
 		case "codex":
 			if o.local {
 				return usageError{errors.New("--local: Codex CLI has no local hooks file (use the project's or --global)")}
 			}
-			specs = hookconfig.CodexSpecs
+			specs = settings.CodexSpecs
 		default:
 			return usageError{fmt.Errorf("--agent %q: want claude, codex or gemini", o.agent)}
 		}
@@ -297,14 +268,14 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		if err != nil {
 			return err
 		}
-		var ch *hookconfig.Change
+		var ch *settings.Change
 		if install {
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = hookconfig.InstallFileFor(t.path, o.command, specs, o.dryRun)
+			ch, err = settings.InstallFileFor(t.path, o.command, specs, o.dryRun)
 		} else {
-			ch, err = hookconfig.UninstallFileFor(t.path, specs, o.dryRun)
+			ch, err = settings.UninstallFileFor(t.path, specs, o.dryRun)
 		}
 		if err != nil {
 			return err
@@ -317,7 +288,7 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
 	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart and PreCompact) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
 	if install {
-		f.StringVar(&o.command, "command", hookconfig.Command, "the hook `COMMAND` (to give gsd's full path)")
+		f.StringVar(&o.command, "command", settings.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
 	return c
 }
@@ -338,17 +309,17 @@ func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 			if err != nil && a.getenv("CODEX_HOME") == "" {
 				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
 			}
-			p = hookconfig.CodexUserHooks(home, a.getenv("CODEX_HOME"))
+			p = settings.CodexUserHooks(home, a.getenv("CODEX_HOME"))
 		case "gemini":
 			if err != nil {
 				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
 			}
-			p = hookconfig.GeminiUserSettings(home)
+			p = settings.GeminiUserSettings(home)
 		default:
 			if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
 				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
 			}
-			p = hookconfig.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
+			p = settings.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
 		}
 		shown := p
 		if rel, err := filepath.Rel(home, p); home != "" && err == nil && filepath.IsLocal(rel) {
@@ -367,20 +338,20 @@ func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	var t settingsTarget
 	switch {
 	case o.agent == "codex":
-		t = settingsTarget{hookconfig.CodexProjectHooks(root), "", "project"}
+		t = settingsTarget{settings.CodexProjectHooks(root), "", "project"}
 	case o.agent == "gemini":
-		t = settingsTarget{hookconfig.GeminiProjectSettings(root), "", "project"}
+		t = settingsTarget{settings.GeminiProjectSettings(root), "", "project"}
 	case o.local:
 		t = settingsTarget{filepath.Join(root, ".claude", "settings.local.json"), "", "local"}
 	default:
-		t = settingsTarget{hookconfig.ProjectSettings(root), "", "project"}
+		t = settingsTarget{settings.ProjectSettings(root), "", "project"}
 	}
 	rel, _ := filepath.Rel(root, t.path)
 	t.shown = filepath.ToSlash(rel)
 	return t, nil
 }
 
-func (a *app) printHookChange(ch *hookconfig.Change, t settingsTarget, install, dryRun bool, specs []hookconfig.Spec) error {
+func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dryRun bool, specs []settings.Spec) error {
 	events := make([]string, len(specs))
 	for i, sp := range specs {
 		events[i] = sp.Event

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/hook"
 )
 
 func (a *app) newHookPreCompactCmd() *cobra.Command {
@@ -22,7 +23,7 @@ at most a one-line note on stderr.`,
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
-			a.runLifecycleHook([]string{"PreCompact", "PreCompress"}, "pre-compact", func(env *hydrate.Env, in hookInput) error {
+			a.runLifecycleHook([]string{"PreCompact", "PreCompress"}, "pre-compact", func(env *hydrate.Env, in hook.Input) error {
 				_, err := env.PreCompact(in.Trigger)
 				return err
 			})

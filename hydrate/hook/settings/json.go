@@ -1,4 +1,4 @@
-package hookconfig
+package settings
 
 import (
 	"bytes"

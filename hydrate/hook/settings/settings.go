@@ -1,12 +1,12 @@
-// Package hookconfig adds gsd's lifecycle hooks (SessionStart, PreCompact, SessionEnd) to a
-// Claude Code settings file and removes them.
+// Package settings adds gsd's lifecycle hooks (SessionStart, PreCompact, SessionEnd) to an agent's
+// settings file (Claude Code's, Gemini CLI's, Codex's hooks.json) and removes them.
 //
 // A settings file is the user's: it holds permissions, environment, other hooks, in an order and
 // layout they chose. So it is never decoded and re-encoded: a small scanner records where each
 // JSON value lies, and an edit splices bytes at those spans, in the indentation the file already
 // uses. Installing twice changes nothing; uninstalling removes only the hooks whose command is
 // gsd's, and the containers that this leaves empty.
-package hookconfig
+package settings
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package hookconfig
+package settings
 
 import (
 	"os"

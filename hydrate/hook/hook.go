@@ -1,0 +1,63 @@
+// Package hook owns what gsd's agent hooks exchange with the agent: the event input an agent
+// (Claude Code, Gemini CLI, Codex) writes to a hook's stdin and the output a SessionStart hook
+// prints. Installing the hooks in an agent's settings is its subpackage settings.
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// InputLimit bounds what a hook reads from stdin: an event's JSON is a few hundred bytes.
+const InputLimit = 1 << 20
+
+// ErrNoInput is a hook run without its JSON: by hand, from a terminal, or by a runner that
+// never closes stdin.
+var ErrNoInput = errors.New("no hook input on stdin (gsd brief --no-bootstrap prints the brief by hand)")
+
+// Input is what an agent writes to a hook's stdin; gsd needs only these fields.
+type Input struct {
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	HookEventName string `json:"hook_event_name"`
+	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact, fork
+	Trigger       string `json:"trigger"` // PreCompact: manual, auto
+	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
+}
+
+// ParseInput reads an event's JSON. Empty input is ErrNoInput; anything that is not a JSON
+// object is an error saying so in one line.
+func ParseInput(data []byte) (Input, error) {
+	var in Input
+	if len(bytes.TrimSpace(data)) == 0 {
+		return in, ErrNoInput
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return in, fmt.Errorf("stdin is not the hook's JSON (%s)", firstLine(err.Error()))
+	}
+	return in, nil
+}
+
+// SessionStartOutput is what a SessionStart hook prints: the brief as additional context.
+type SessionStartOutput struct {
+	HookSpecificOutput SessionStartSpecific `json:"hookSpecificOutput"`
+}
+
+// SessionStartSpecific is SessionStartOutput's event-specific part.
+type SessionStartSpecific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+// NewSessionStartOutput wraps context for event (SessionStart).
+func NewSessionStartOutput(event, context string) SessionStartOutput {
+	return SessionStartOutput{SessionStartSpecific{HookEventName: event, AdditionalContext: context}}
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}
