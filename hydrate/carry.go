@@ -79,7 +79,7 @@ func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
 		}
 		return 0
 	}
-	rep := &CarryReport{}
+	rep := &CarryReport{Lost: []Task{}}
 	from := make([]int, len(fresh.Tasks))
 	// Ids first, across every task, so that a name match never takes a task an id claims.
 	for j := range fresh.Tasks {
