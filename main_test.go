@@ -45,9 +45,10 @@ func TestScripts(t *testing.T) {
 			return err
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  exits,
-			"cptree": cptree,
-			"crlf":   crlf,
+			"exits":      exits,
+			"cptree":     cptree,
+			"crlf":       crlf,
+			"appendfile": appendfile,
 		},
 	})
 }
