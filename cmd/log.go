@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"time"
@@ -60,10 +61,11 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 				fmt.Fprintf(a.stdout, "no events in %s\n", res.Path)
 				return nil
 			}
+			w := bufio.NewWriter(a.stdout) // ten thousand lines, not ten thousand writes
 			for _, ev := range res.Events {
-				printEvent(a.stdout, ev)
+				printEvent(w, ev)
 			}
-			return nil
+			return w.Flush()
 		},
 	}
 	c.Flags().StringVar(&since, "since", "", "only events at or after `TIME`")
