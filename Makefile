@@ -42,10 +42,12 @@ fuzz:
 	  done; \
 	done
 
-# Go benchmarks, then whole-process timings of the static binary against the spec's shell pipeline.
+# Go benchmarks, then whole-process timings of the static binary against the spec's shell pipeline,
+# and of the session history (BASELINE=path/to/older/gsd adds that binary's mark-complete).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./testdata/bench/bench.sh $(BIN)
+	./testdata/bench/history.sh $(BIN) $(BASELINE)
 
 # Hydrate the example project shipped in testdata/demo (on a scratch copy: nothing in the
 # checkout changes).
