@@ -42,6 +42,9 @@ type app struct {
 	noColor bool
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
+	// Who writes, for the journal: "cli" unless a hook or server says otherwise, and the
+	// agent session when known (the hook's session_id, else GSD_INSTANCE).
+	source, instance string
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -364,10 +367,22 @@ func (a *app) open() (*hydrate.Env, string, error) {
 		Workstream:  a.getenv("GSD_WORKSTREAM"),
 		Now:         a.now,
 		LockTimeout: timeout,
-		History:     hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")},
+		History:     a.history(),
 	})
 	a.env = env
 	return env, dir, err
+}
+
+// history says who writes, for the journal.
+func (a *app) history() hydrate.History {
+	h := hydrate.History{Source: a.source, Instance: a.instance}
+	if h.Source == "" {
+		h.Source = "cli"
+	}
+	if h.Instance == "" {
+		h.Instance = a.getenv("GSD_INSTANCE")
+	}
+	return h
 }
 
 // lockTimeout is GSD_LOCK_TIMEOUT (a Go duration such as 500ms or 30s, or whole seconds), how

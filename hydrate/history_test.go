@@ -61,14 +61,18 @@ func TestPruneKeepsOnlyAutomaticSnapshots(t *testing.T) {
 	}
 }
 
-// TestHydrateReadPathIgnoresTheJournal: a journal no reader could load (larger than gsd reads)
-// costs hydrate nothing: its read path never opens it. gsd log, which does, fails.
+// TestHydrateReadPathIgnoresTheJournal: a journal no reader of gsd would load (larger than any
+// limit) costs hydrate nothing: its read path never reads it. gsd log, which does, fails.
 func TestHydrateReadPathIgnoresTheJournal(t *testing.T) {
 	files := baseFiles()
 	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "pending", "pending")
 	e := project(t, files)
-	big := bytes.Repeat([]byte("garbage garbage\n"), MaxFileSize/16+1)
-	if err := os.WriteFile(filepath.Join(e.Root, filepath.FromSlash(e.JournalPath())), big, 0o644); err != nil {
+	// A sparse file, larger than any reader of gsd accepts.
+	j := filepath.Join(e.Root, filepath.FromSlash(e.JournalPath()))
+	if err := os.WriteFile(j, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(j, MaxJournalSize+1); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.Hydrate(Options{})

@@ -113,24 +113,35 @@ type SnapshotResult struct {
 	Path string // root-relative
 }
 
+// ErrNoSession means there is no session to work on.
+var ErrNoSession = errors.New("no session")
+
 // Snapshot copies the user's session to a manual snapshot, which gsd never deletes.
 func (e *Env) Snapshot(reason string) (*SnapshotResult, error) {
+	return e.SnapshotAs(KindManual, reason)
+}
+
+// SnapshotAs copies the user's session to a snapshot of kind; automatic kinds are then pruned.
+func (e *Env) SnapshotAs(kind, reason string) (*SnapshotResult, error) {
 	var res *SnapshotResult
 	err := e.withLock(func() error {
 		rel := e.SessionPath()
 		src, err := e.readFile(rel)
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: no session to snapshot", rel)
+			return fmt.Errorf("%s: %w to snapshot", rel, ErrNoSession)
 		}
 		if err != nil {
 			return err
 		}
-		to, err := e.archive(src, KindManual)
+		to, err := e.archive(src, kind)
 		if err != nil {
 			return err
 		}
-		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: joinNote(KindManual, reason), SHA256: journal.Hash(src, true)})
+		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: joinNote(kind, reason), SHA256: journal.Hash(src, true)})
 		res = &SnapshotResult{ID: snapshotID(to), Path: to}
+		if automatic(kind) {
+			e.prune()
+		}
 		return nil
 	})
 	return res, err
