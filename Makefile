@@ -42,11 +42,16 @@ fuzz:
 	  done; \
 	done
 
-# Go benchmarks, then whole-process timings of the static binary against the spec's shell pipeline,
-# and of the session history (BASELINE=path/to/older/gsd adds that binary's mark-complete).
+# Go benchmarks, then whole-process timings of the static binary (testdata/bench/bench.sh): against
+# the spec's shell pipeline, hydrate on 10 vs 1,000 finished phases vs a Go hello-world, and
+# progress --json vs upstream GSD's roadmap analyze on ../shared/corpus/cipher-box (needs node, npm;
+# fetches the npm package into a scratch directory). BENCH=hydrate (spec, upstream) runs one part.
+# Then the session history (testdata/bench/history.sh; BASELINE=path/to/older/gsd adds that
+# binary's mark-complete).
+BENCH ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	./testdata/bench/bench.sh $(BIN)
+	./testdata/bench/bench.sh $(BIN) $(BENCH)
 	./testdata/bench/history.sh $(BIN) $(BASELINE)
 
 # Hydrate the example project shipped in testdata/demo (on a scratch copy: nothing in the

@@ -22,6 +22,7 @@ import (
 // one per task, with strictly increasing sequence numbers and no duplicates, and the journal
 // replays to exactly the session on disk.
 func TestParallelMarksJournal(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const procs = 50
 	root, session := raceProject(t, procs)
@@ -106,12 +107,10 @@ func TestParallelMarksJournal(t *testing.T) {
 // once the next write has run, replays to exactly the session on disk: every write is either in
 // the journal or reconciled by the next one, and a torn line is skipped, never fatal.
 func TestKilledWritesReconcile(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const n = 10
-	runs := 60
-	if testing.Short() {
-		runs = 25
-	}
+	const runs = 60
 	root, session := raceProject(t, n)
 	home := t.TempDir()
 	env := gsdEnv(home)

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -20,6 +22,8 @@ func TestMain(m *testing.M) {
 		"gsd": func() { os.Exit(cmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
+
+var update = flag.Bool("update", false, "rewrite the expected files of testdata/script/*.txtar")
 
 // TestScripts runs the end-to-end stories in testdata/script.
 func TestScripts(t *testing.T) {
@@ -48,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"exits":      exits,
 			"cptree":     cptree,
 			"crlf":       crlf,
+			"mtime":      mtime,
 			"appendfile": appendfile,
 		},
 	})
@@ -107,5 +112,27 @@ func crlf(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
 		ts.Check(os.WriteFile(p, b, 0o644))
+	}
+}
+
+// mtime TIME FILE... sets the modification time of files to TIME (RFC 3339).
+func mtime(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mtime TIME file...")
+	}
+	t, err := time.Parse(time.RFC3339, args[0])
+	ts.Check(err)
+	for _, a := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(a), t, t))
+	}
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -28,9 +28,9 @@ overwriting an earlier archive. The next gsd hydrate starts a fresh session.`,
 					SchemaVersion int    `json:"schemaVersion"`
 					SessionFile   string `json:"sessionFile"`
 					Archived      string `json:"archived"`
-				}{SchemaVersion, res.Path, res.Actions[0].Path})
+				}{SchemaVersion, res.Path, res.Archived()})
 			}
-			fmt.Fprintf(a.stdout, "archived %s -> %s\n", res.Path, res.Actions[0].Path)
+			fmt.Fprintf(a.stdout, "archived %s -> %s\n", printable(res.Path), printable(res.Archived()))
 			return nil
 		},
 	}

@@ -15,10 +15,12 @@ func (a *app) newBriefCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "brief",
 		Short: "Hydrate, and print a Markdown brief for an agent that has forgotten everything",
-		Long: `Brief hydrates exactly like gsd hydrate (the same flags, the same bootstrap) and prints the
-result as a compact Markdown brief written for an agent starting from nothing: the plan and its
-objective, progress, the completed tasks, the task to resume as the plan writes it, whether it was
+		Long: `Brief hydrates exactly like gsd hydrate (the same bootstrap and the same --no-bootstrap,
+--plan and --sync-state; --porcelain and --format are hydrate's alone) and prints the result as a
+compact Markdown brief written for an agent starting from nothing: the plan and its objective,
+progress, the completed tasks, the task to resume as the plan writes it, whether it was
 interrupted, the remaining tasks, anything stale or corrupt, and the commands to run next.
+gsd brief --json gives the same content as data.
 
 The brief stays under 8 KB: a long text is cut, with the file and line where the rest is.
 gsd hydrate --format brief prints the same.`,
@@ -32,6 +34,7 @@ gsd hydrate --format brief prints the same.`,
 	f := c.Flags()
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.StringVar(&o.plan, "plan", "", planFlagUsage)
+	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }
@@ -44,17 +47,15 @@ func printBrief(w io.Writer, b *hydrate.Brief, trigger string) error {
 }
 
 func renderBrief(b *hydrate.Brief, trigger string) string {
-	// The brief is built in parts; when it would exceed hydrate.MaxBriefSize, the parts that
-	// matter least give way to a one-line pointer, in drop order (1 first), so that the resume
-	// task and the commands to run next always survive.
+	// The brief is built in parts that hydrate.FitBrief holds to hydrate.MaxBriefSize.
 	type part struct {
 		text  strings.Builder
-		drop  int // 0: never dropped
+		drop  hydrate.BriefDrop
 		short string
 	}
 	cur := &part{}
 	parts := []*part{cur}
-	section := func(drop int, short string) {
+	section := func(drop hydrate.BriefDrop, short string) {
 		cur = &part{drop: drop, short: short}
 		parts = append(parts, cur)
 	}
@@ -75,9 +76,9 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	}
 	for _, act := range b.Actions {
 		switch act.Kind {
-		case "archived":
+		case hydrate.ActionArchived:
 			p("- **Archived:** %s -> %s\n", act.From, act.Path)
-		case "bootstrapped":
+		case hydrate.ActionBootstrapped:
 			p("- **Started:** a fresh session from %s\n", act.From)
 		}
 	}
@@ -107,7 +108,7 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	}
 
 	if b.Objective != nil {
-		section(4, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
+		section(hydrate.DropObjective, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
 		p("## Objective\n\n%s\n", b.Objective.Text)
 		if b.Objective.Rest != 0 {
 			p("[... cut here: the rest is at %s:%d]\n", b.Objective.File, b.Objective.Rest)
@@ -115,12 +116,12 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		p("\n")
 	}
 	if len(b.Completed) > 0 {
-		section(1, fmt.Sprintf("## Completed\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Completed)))
+		section(hydrate.DropCompleted, fmt.Sprintf("## Completed\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Completed)))
 		p("## Completed\n\n")
 		p("%s", taskList(b.Completed))
 		p("\n")
 	}
-	section(0, "")
+	section(hydrate.KeepAlways, "")
 	if r := b.Resume; r != nil {
 		p("## Resume: task %d: %s\n\n", r.Number, r.Name)
 		switch {
@@ -157,17 +158,17 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		p("</task>\n%s\n\n", fence)
 	}
 	if len(b.Remaining) > 0 {
-		section(3, fmt.Sprintf("## Remaining\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Remaining)))
+		section(hydrate.DropRemaining, fmt.Sprintf("## Remaining\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Remaining)))
 		p("## Remaining\n\n")
 		p("%s", taskList(b.Remaining))
 		p("\n")
 	}
-	section(0, "")
+	section(hydrate.KeepAlways, "")
 	if b.Omitted > 0 {
 		p("(%d more tasks not listed: gsd tasks lists them all.)\n\n", b.Omitted)
 	}
 	if len(b.StaleReasons)+len(b.CorruptReasons)+len(b.Warnings) > 0 {
-		section(2, "## Findings\n\n(left out for size: gsd check lists them)\n\n")
+		section(hydrate.DropFindings, "## Findings\n\n(left out for size: gsd check lists them)\n\n")
 		p("## Findings\n\n")
 		for _, s := range b.CorruptReasons {
 			p("- corrupt: %s\n", s)
@@ -180,45 +181,18 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		}
 		p("\n")
 	}
-	section(0, "")
+	section(hydrate.KeepAlways, "")
 	if len(b.Next) > 0 {
 		p("## Next\n\n")
 		for _, s := range b.Next {
 			p("- `%s`: %s\n", s.Command, s.When)
 		}
 	}
-	size := 0
-	for _, pt := range parts {
-		size += pt.text.Len()
+	fit := make([]hydrate.BriefPart, len(parts))
+	for i, pt := range parts {
+		fit[i] = hydrate.BriefPart{Text: pt.text.String(), Drop: pt.drop, Short: pt.short}
 	}
-	for drop := 1; drop <= 4 && size > hydrate.MaxBriefSize; drop++ {
-		for _, pt := range parts {
-			if pt.drop == drop {
-				size += len(pt.short) - pt.text.Len()
-				pt.text.Reset()
-				pt.text.WriteString(pt.short)
-			}
-		}
-	}
-	var sb strings.Builder
-	for _, pt := range parts {
-		sb.WriteString(pt.text.String())
-	}
-	return capBrief(sb.String())
-}
-
-// capBrief holds a rendered brief to hydrate.MaxBriefSize; the domain's budgets make this a
-// safety net, not the rule.
-func capBrief(s string) string {
-	const tail = "\n[brief cut at 8 KB: gsd tasks and the session file have the rest]\n"
-	if len(s) <= hydrate.MaxBriefSize {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:hydrate.MaxBriefSize-len(tail)], '\n')
-	if cut < 0 {
-		cut = 0
-	}
-	return s[:cut+1] + tail
+	return hydrate.FitBrief(fit)
 }
 
 func taskList(ts []hydrate.Task) string {

@@ -25,7 +25,7 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 			if err != nil {
 				return err
 			}
-			valid := s.State == hydrate.StateResume || s.State == hydrate.StateAllComplete
+			valid := s.Valid()
 			if a.json {
 				err = a.printJSON(struct {
 					SchemaVersion  int           `json:"schemaVersion"`
@@ -40,20 +40,20 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 			} else {
 				switch {
 				case s.State == hydrate.StateNoSession:
-					fmt.Fprintf(a.stdout, "%s: no session\n", s.Path)
+					fmt.Fprintf(a.stdout, "%s: no session\n", printable(s.Path))
 				case valid:
-					fmt.Fprintf(a.stdout, "%s: %s\n", s.Path, a.paint("green", "valid"))
+					fmt.Fprintf(a.stdout, "%s: %s\n", printable(s.Path), a.paint("green", "valid"))
 				default:
-					fmt.Fprintf(a.stdout, "%s: %s\n", s.Path, a.paint("red", string(s.State)))
+					fmt.Fprintf(a.stdout, "%s: %s\n", printable(s.Path), a.paint("red", string(s.State)))
 				}
 				for _, why := range s.CorruptReasons {
-					fmt.Fprintf(a.stdout, "  corrupt: %s\n", why)
+					fmt.Fprintf(a.stdout, "  corrupt: %s\n", printable(why))
 				}
 				for _, why := range s.StaleReasons {
-					fmt.Fprintf(a.stdout, "  stale: %s\n", why)
+					fmt.Fprintf(a.stdout, "  stale: %s\n", printable(why))
 				}
 				for _, w := range s.Warnings {
-					fmt.Fprintf(a.stdout, "  warning: %s\n", w)
+					fmt.Fprintf(a.stdout, "  warning: %s\n", printable(w))
 				}
 			}
 			if err == nil && !valid {

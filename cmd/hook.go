@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
@@ -87,7 +88,7 @@ or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-
 // error.
 func (a *app) hookSessionStart() {
 	note := func(format string, args ...any) {
-		fmt.Fprintf(a.stderr, "gsd: hook session-start: "+format+"\n", args...)
+		fmt.Fprintf(a.stderr, "gsd: hook session-start: %s\n", printable(fmt.Sprintf(format, args...)))
 	}
 	in, err := a.readHookInput()
 	if err != nil {
@@ -209,7 +210,7 @@ empty. Everything else in the file stays as it is.`
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
 		}
-		path, err := a.settingsPath(o)
+		t, err := a.settingsTarget(o)
 		if err != nil {
 			return err
 		}
@@ -218,14 +219,14 @@ empty. Everything else in the file stays as it is.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = hookconfig.InstallFile(path, o.command, o.dryRun)
+			ch, err = hookconfig.InstallFile(t.path, o.command, o.dryRun)
 		} else {
-			ch, err = hookconfig.UninstallFile(path, o.dryRun)
+			ch, err = hookconfig.UninstallFile(t.path, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, install, o.dryRun)
+		return a.printHookChange(ch, t, install, o.dryRun)
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
@@ -237,116 +238,73 @@ empty. Everything else in the file stays as it is.`
 	return c
 }
 
-// settingsPath is the settings file a hook edit targets.
-func (a *app) settingsPath(o hookEditOptions) (string, error) {
+// settingsTarget is the settings file a hook edit targets: its absolute path, the path reports
+// show (root-relative for the project's files; ~/... for the user's under the home directory)
+// and its scope: "project", "local" or "global".
+type settingsTarget struct {
+	path, shown, scope string
+}
+
+func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	if o.global {
 		home, err := os.UserHomeDir()
 		if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
-			return "", fmt.Errorf("no home directory for --global: %w", err)
+			return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
 		}
-		return hookconfig.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR")), nil
+		p := hookconfig.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
+		shown := p
+		if rel, err := filepath.Rel(home, p); home != "" && err == nil && filepath.IsLocal(rel) {
+			shown = "~/" + filepath.ToSlash(rel)
+		}
+		return settingsTarget{p, shown, "global"}, nil
 	}
 	dir, err := a.workDir()
 	if err != nil {
-		return "", err
+		return settingsTarget{}, err
 	}
 	root, err := hydrate.FindRoot(dir)
 	if err != nil {
-		return "", err
+		return settingsTarget{}, err
 	}
+	t := settingsTarget{hookconfig.ProjectSettings(root), "", "project"}
 	if o.local {
-		return filepath.Join(root, ".claude", "settings.local.json"), nil
+		t = settingsTarget{filepath.Join(root, ".claude", "settings.local.json"), "", "local"}
 	}
-	return hookconfig.ProjectSettings(root), nil
+	rel, _ := filepath.Rel(root, t.path)
+	t.shown = filepath.ToSlash(rel)
+	return t, nil
 }
 
-func (a *app) printHookChange(ch *hookconfig.Change, install, dryRun bool) error {
+func (a *app) printHookChange(ch *hookconfig.Change, t settingsTarget, install, dryRun bool) error {
 	if a.json {
 		return a.printJSON(struct {
 			SchemaVersion int    `json:"schemaVersion"`
 			SettingsFile  string `json:"settingsFile"`
+			Scope         string `json:"scope"`
 			Changed       bool   `json:"changed"`
 			DryRun        bool   `json:"dryRun"`
-		}{SchemaVersion, ch.Path, ch.Changed, dryRun})
+		}{SchemaVersion, t.shown, t.scope, ch.Changed, dryRun})
 	}
 	if dryRun && ch.Changed {
 		// The change itself is the report.
-		_, err := io.WriteString(a.stdout, unifiedDiff(ch.Path, ch.Before, ch.After))
+		old := t.shown
+		if ch.Before == nil {
+			old = "/dev/null"
+		}
+		_, err := a.stdout.Write(diff.Diff(old, ch.Before, t.shown, ch.After))
 		return err
 	}
 	var msg string
 	switch {
 	case install && ch.Changed:
-		msg = "installed the SessionStart hook in " + ch.Path
+		msg = "installed the SessionStart hook in " + t.shown
 	case install:
-		msg = "already installed in " + ch.Path + "; nothing changed"
+		msg = "already installed in " + t.shown + "; nothing changed"
 	case ch.Changed:
-		msg = "removed the SessionStart hook from " + ch.Path
+		msg = "removed the SessionStart hook from " + t.shown
 	default:
-		msg = "no gsd hook in " + ch.Path + "; nothing changed"
+		msg = "no gsd hook in " + t.shown + "; nothing changed"
 	}
-	_, err := fmt.Fprintln(a.stdout, msg)
+	_, err := fmt.Fprintln(a.stdout, printable(msg))
 	return err
-}
-
-// unifiedDiff is a one-hunk unified diff from before to after: a hook edit changes one place,
-// so the lines between the common head and the common tail are the change.
-func unifiedDiff(path string, before, after []byte) string {
-	split := func(b []byte) []string {
-		if len(b) == 0 {
-			return nil
-		}
-		lines := strings.SplitAfter(string(b), "\n")
-		if lines[len(lines)-1] == "" { // SplitAfter leaves an empty piece after a final newline
-			lines = lines[:len(lines)-1]
-		}
-		return lines
-	}
-	a, b := split(before), split(after)
-	head := 0
-	for head < len(a) && head < len(b) && a[head] == b[head] {
-		head++
-	}
-	tail := 0
-	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
-		tail++
-	}
-	const context = 3
-	from, aTo, bTo := max(head-context, 0), min(len(a)-tail+context, len(a)), min(len(b)-tail+context, len(b))
-	var sb strings.Builder
-	old := path
-	if before == nil {
-		old = "/dev/null"
-	}
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", old, path)
-	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(from, aTo-from), hunkRange(from, bTo-from))
-	line := func(prefix, s string) {
-		sb.WriteString(prefix + strings.TrimSuffix(s, "\n") + "\n")
-		if !strings.HasSuffix(s, "\n") {
-			sb.WriteString("\\ No newline at end of file\n")
-		}
-	}
-	for _, s := range a[from:head] {
-		line(" ", s)
-	}
-	for _, s := range a[head : len(a)-tail] {
-		line("-", s)
-	}
-	for _, s := range b[head : len(b)-tail] {
-		line("+", s)
-	}
-	for _, s := range a[len(a)-tail : aTo] {
-		line(" ", s)
-	}
-	return sb.String()
-}
-
-func hunkRange(start, n int) string {
-	if n == 0 {
-		return fmt.Sprintf("%d,0", start)
-	}
-	if n == 1 {
-		return fmt.Sprint(start + 1)
-	}
-	return fmt.Sprintf("%d,%d", start+1, n)
 }

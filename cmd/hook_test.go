@@ -39,14 +39,3 @@ func TestHookNeverFails(t *testing.T) {
 		}
 	}
 }
-
-func TestUnifiedDiffFinalNewline(t *testing.T) {
-	got := unifiedDiff("s.json", []byte("{\n}\n"), []byte("{\n  \"a\": 1\n}\n"))
-	want := "--- s.json\n+++ s.json\n@@ -1,2 +1,3 @@\n {\n+  \"a\": 1\n }\n"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	if got := unifiedDiff("s.json", []byte("{}"), []byte("{}\n")); !strings.Contains(got, "-{}\n\\ No newline at end of file\n+{}\n") {
-		t.Errorf("a missing final newline must be marked:\n%s", got)
-	}
-}

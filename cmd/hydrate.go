@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/identity"
 )
 
 // planFlagUsage documents --plan of hydrate and brief.
@@ -44,8 +45,6 @@ the current phase without a SUMMARY.`,
 				return usageError{fmt.Errorf("--porcelain and --json cannot be used together")}
 			case format != "" && (o.porcelain || a.json):
 				return usageError{fmt.Errorf("--format cannot be used with --porcelain or --json")}
-			case o.noBootstrap && o.syncState:
-				return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 			case o.porcelain:
 				format = "porcelain"
 			case a.json:
@@ -74,6 +73,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	default:
 		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %q", format)}
 	}
+	if o.noBootstrap && o.syncState {
+		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
+	}
 	env, dir, err := a.open()
 	if err != nil {
 		return err
@@ -99,10 +101,14 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return a.printJSON(hydrateJSON(env, res))
 	case "brief":
 		if a.json {
+			b := env.Brief(res)
 			return a.printJSON(struct {
 				SchemaVersion int `json:"schemaVersion"`
 				*hydrate.Brief
-			}{SchemaVersion, env.Brief(res)})
+				Plan     *string `json:"plan"`
+				NextPlan *string `json:"nextPlan"`
+				Note     *string `json:"note"`
+			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
 		}
 		return printBrief(a.stdout, env.Brief(res), "")
 	}
@@ -114,7 +120,7 @@ type hydrateReport struct {
 	SchemaVersion  int                  `json:"schemaVersion"`
 	User           string               `json:"user"`
 	UserSource     string               `json:"userSource"`
-	UserSourceFile string               `json:"userSourceFile,omitempty"`
+	UserSourceFile *string              `json:"userSourceFile"`
 	SessionFile    string               `json:"sessionFile"`
 	State          hydrate.State        `json:"state"`
 	Found          hydrate.State        `json:"found"`
@@ -130,10 +136,10 @@ type hydrateReport struct {
 	Actions        []hydrate.Action     `json:"actions"`
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
-	Note           string               `json:"note,omitempty"`
+	Note           *string              `json:"note"`
 	Carry          *hydrate.CarryReport `json:"carry,omitempty"`
-	StateDrift     []hydrate.Difference `json:"stateDrift,omitempty"`
-	StateSynced    bool                 `json:"stateSynced,omitempty"`
+	StateDrift     []hydrate.Difference `json:"stateDrift"`
+	StateSynced    bool                 `json:"stateSynced"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -141,12 +147,12 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		SchemaVersion:  SchemaVersion,
 		User:           env.User.User,
 		UserSource:     env.User.Source.Kind,
-		UserSourceFile: env.User.Source.File,
+		UserSourceFile: optString(env.User.Source.File),
 		SessionFile:    r.Path,
 		State:          r.State,
 		Found:          r.Found,
 		Plan:           optString(r.Plan),
-		Started:        optString(r.Started),
+		Started:        optTime(r.Started),
 		ResumeTask:     optInt(r.ResumeTask),
 		Interrupted:    r.Interrupted,
 		Tasks:          nonNil(jsonTasks(r.Tasks)),
@@ -157,16 +163,16 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Actions:        nonNil(r.Actions),
 		Phase:          optString(r.Phase),
 		NextPlan:       optString(r.NextPlan),
-		Note:           r.Note,
+		Note:           optString(r.Note),
 		Carry:          r.Carry,
-		StateDrift:     r.StateDrift,
+		StateDrift:     nonNil(r.StateDrift),
 		StateSynced:    r.StateSynced,
 	}
 }
 
 // field prints one "Label:  value" line.
 func (a *app) field(w io.Writer, label, value string) {
-	fmt.Fprintf(w, "%-10s %s\n", label+":", value)
+	fmt.Fprintf(w, "%-10s %s\n", label+":", printable(value))
 }
 
 func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
@@ -176,7 +182,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	case r.StateSynced:
 		a.field(w, "STATE.md", "Current Position rewritten")
 	case len(r.StateDrift) > 0:
-		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].Says, r.StateDrift[0].Derived))
+		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].SaysText(), r.StateDrift[0].Derived))
 	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)
@@ -186,12 +192,12 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	for _, act := range r.Actions {
 		switch act.Kind {
-		case "archived":
+		case hydrate.ActionArchived:
 			a.field(w, "Archived", act.From+" -> "+act.Path)
 			a.field(w, "Undo", "gsd restore "+path.Base(act.Path))
-		case "bootstrapped":
+		case hydrate.ActionBootstrapped:
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
-		case "carried":
+		case hydrate.ActionCarried:
 			a.field(w, "Bootstrap", "fresh session from "+act.From+", statuses carried over")
 		}
 	}
@@ -263,18 +269,18 @@ func userLine(env *hydrate.Env) string {
 	s := env.User.User
 	var from string
 	switch src.Kind {
-	case "flag":
+	case identity.KindFlag:
 		from = "--user"
-	case "env":
+	case identity.KindEnv:
 		from = "GSD_USER"
-	case "git":
+	case identity.KindGit:
 		from = "git user.name"
 		if src.File != "" {
 			from += " in " + src.File
 		}
-	case "os-user":
+	case identity.KindOSUser:
 		from = "OS login name"
-	case "hostname":
+	case identity.KindHostname:
 		from = "host name"
 	default:
 		from = "no name found"

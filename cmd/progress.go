@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -119,9 +120,23 @@ type progressReportJSON struct {
 	AllProgress   roadmap.Progress       `json:"allProgress"`
 	Quick         map[string]int         `json:"quick"`
 	Phases        []progressPhaseJSON    `json:"phases"`
-	Sessions      []hydrate.UserSession  `json:"sessions"`
+	Sessions      []progressSessionJSON  `json:"sessions"`
 	State         *hydrate.StatePosition `json:"state"`
 	Problems      []roadmap.Problem      `json:"problems"`
+}
+
+// progressSessionJSON is a hydrate.UserSession with null for what is unknown.
+type progressSessionJSON struct {
+	User        string        `json:"user"`
+	SessionFile string        `json:"sessionFile"`
+	Plan        *string       `json:"plan"`
+	State       hydrate.State `json:"state"`
+	TasksDone   int           `json:"tasksDone"`
+	TasksTotal  int           `json:"tasksTotal"`
+	ResumeTask  *int          `json:"resumeTask"`
+	Changed     string        `json:"changed"` // RFC 3339, UTC, to the second
+	Reasons     []string      `json:"reasons"`
+	Error       *string       `json:"error"`
 }
 
 func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
@@ -140,7 +155,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Progress:      r.Progress,
 		AllProgress:   r.AllProgress,
 		Phases:        []progressPhaseJSON{},
-		Sessions:      nonNil(r.Sessions),
+		Sessions:      []progressSessionJSON{},
 		State:         r.State,
 		Problems:      nonNil(r.Problems),
 	}
@@ -150,13 +165,14 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 	if r.Active != nil {
 		out.ActivePlan = optString(r.Active.Path)
 	}
-	done := 0
-	for _, q := range r.Quick {
-		if q.Done {
-			done++
-		}
+	for _, s := range r.Sessions {
+		out.Sessions = append(out.Sessions, progressSessionJSON{
+			User: s.User, SessionFile: s.Path, Plan: optString(s.Plan), State: s.State,
+			TasksDone: s.Done, TasksTotal: s.Total, ResumeTask: optInt(s.ResumeTask),
+			Changed: s.Changed.UTC().Format(time.RFC3339), Reasons: nonNil(s.Reasons), Error: s.Error,
+		})
 	}
-	out.Quick = map[string]int{"done": done, "total": len(r.Quick)}
+	out.Quick = map[string]int{"done": r.QuickDone(), "total": len(r.Quick)}
 	for i := range r.Phases {
 		ph := &r.Phases[i]
 		if !all && !ph.InMilestone {
@@ -182,18 +198,12 @@ const progressWidth = 80
 func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	p := r.Progress
 	if r.Milestone != "" {
-		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
+		a.field(w, "Milestone", textfmt.Clip(r.Milestone, progressWidth-11))
 	}
 	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
 		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
 	if len(r.Quick) > 0 {
-		done := 0
-		for _, q := range r.Quick {
-			if q.Done {
-				done++
-			}
-		}
-		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", done, len(r.Quick)))
+		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", r.QuickDone(), len(r.Quick)))
 	}
 	fmt.Fprintln(w)
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
@@ -215,14 +225,14 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", plural(hidden, "phase"))
+		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
 	}
 	fmt.Fprintln(w)
 	if cur := r.CurrentPhase(); cur != nil {
-		a.field(w, "Current", clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
+		a.field(w, "Current", textfmt.Clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
 		switch {
 		case r.Active == nil:
 			a.field(w, "Active", "none: "+hydrate.NoActivePlan(r.Position))
@@ -257,7 +267,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
 			fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
-				clip(s.User, 14), clip(plan, 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+				textfmt.Clip(printable(s.User), 14), textfmt.Clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -288,7 +298,7 @@ func (a *app) phaseStatus(st roadmap.Status) string {
 // printProblems prints each problem as file:line: severity: message.
 func (a *app) printProblems(w io.Writer, ps []roadmap.Problem) {
 	for _, p := range ps {
-		s := p.String()
+		s := printable(p.String())
 		if p.Severity == roadmap.SeverityError {
 			s = strings.Replace(s, ": error: ", ": "+a.paint("red", "error")+": ", 1)
 		}
@@ -301,15 +311,8 @@ func problemCounts(ps []roadmap.Problem) string {
 	for _, p := range ps {
 		n[p.Severity]++
 	}
-	return fmt.Sprintf("gsd progress: %s, %s, %s", plural(n[roadmap.SeverityError], "error"),
-		plural(n[roadmap.SeverityWarning], "warning"), plural(n[roadmap.SeverityInfo], "note"))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return fmt.Sprintf("gsd progress: %s, %s, %s", textfmt.Plural(n[roadmap.SeverityError], "error"),
+		textfmt.Plural(n[roadmap.SeverityWarning], "warning"), textfmt.Plural(n[roadmap.SeverityInfo], "note"))
 }
 
 // writeAnnotations emits GitHub Actions workflow commands, one per problem.
@@ -322,11 +325,11 @@ func writeAnnotations(w io.Writer, ps []roadmap.Problem) {
 		case roadmap.SeverityWarning:
 			cmd = "warning"
 		}
-		props := "file=" + escapeProperty(p.File)
+		props := "file=" + escapeProperty(printable(p.File))
 		if p.Line > 0 {
 			props += fmt.Sprintf(",line=%d", p.Line)
 		}
-		fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, escapeData(p.Message))
+		fmt.Fprintf(w, "::%s %s::%s\n", cmd, props, escapeData(printable(p.Message)))
 	}
 }
 
@@ -365,6 +368,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 			if pr.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", pr.File, pr.Line)
 			}
+			loc = strings.ReplaceAll(printable(loc), "`", "'")
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", pr.Severity, loc, mdCell(pr.Message))
 		}
 	}
@@ -381,16 +385,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 }
 
 func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", "").Replace(s)
-}
-
-// clip shortens s to at most n columns (runes), ending it with "…" when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return strings.NewReplacer("|", `\|`).Replace(printable(s))
 }
 
 // pad right-pads s with spaces to n runes (fmt pads by bytes).

@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
@@ -90,6 +95,16 @@ func optInt(n int) *int {
 	return &n
 }
 
+// optTime is a timestamp as RFC 3339 in UTC to the second, nil when s is empty or not a time.
+func optTime(s string) *string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil
+	}
+	v := t.UTC().Format(time.RFC3339)
+	return &v
+}
+
 func optString(s string) *string {
 	if s == "" {
 		return nil
@@ -104,10 +119,41 @@ func (a *app) printTasks(w io.Writer, ts []hydrate.Task, resume int) {
 		if t.Number == resume {
 			mark = a.paint("cyan", ">")
 		}
-		fmt.Fprintf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), t.Name)
+		fmt.Fprintf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), printable(t.Name))
 	}
 }
 
 func countsLine(c planfile.Counts) string {
 	return fmt.Sprintf("%d/%d complete, %d in progress, %d pending", c.Complete, c.Total, c.InProgress, c.Pending)
+}
+
+// printable is the one escaping helper for text output: every path, name and message gsd prints
+// outside JSON goes through it. Control characters (newlines, ESC, C1 codes), invisible format
+// characters (bidirectional overrides, U+2028) and invalid UTF-8 are shown as Go escapes (\n,
+// \x1b, \u202e), so a file or directory name can neither start a line of its own (a GitHub
+// workflow command, a fake "error:" line) nor send escape sequences to the terminal.
+func printable(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && len(s[i:]) > 0 && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }

@@ -1,5 +1,6 @@
-// Package cmd is gsd's command line: cobra wiring only. Each command parses its flags into an
-// options value, calls one use case of package hydrate, and renders the result as text or JSON.
+// Package cmd owns gsd's command line: its flags, its output (text, JSON, porcelain, Markdown)
+// and its exit codes; every decision about a project is a domain package's. Each command parses
+// its flags into an options value, calls one use case of package hydrate, and renders the result.
 // Main is the one place that turns errors into exit codes.
 package cmd
 
@@ -7,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -38,6 +40,7 @@ type app struct {
 
 	dir     string // -C
 	user    string // --user
+	userSet bool   // --user was given, even as --user ''
 	json    bool
 	noColor bool
 
@@ -96,19 +99,19 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var ae *hydrate.ArgError
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
-		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 		return ExitNotProject
-	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err):
+	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err) || errors.Is(err, identity.ErrUnusableUser):
 		// cobra appends its suggestions after a blank line: keep them on lines of their own.
 		msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
-		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(msg))
+		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(msg)))
 		if names := strings.Fields(suggest); len(names) > 0 {
 			fmt.Fprintf(stderr, "Did you mean this?\n\t%s\n", strings.Join(names, "\n\t"))
 		}
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", helpFor(c))
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 	return ExitFailure
 }
 
@@ -161,6 +164,7 @@ func isCobraUsage(err error) bool {
 		strings.HasPrefix(s, "invalid argument")
 }
 
+// oneLine joins the lines of a message into one, its runs of white space made single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
@@ -254,6 +258,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentPreRun = func(*cobra.Command, []string) { a.userSet = root.PersistentFlags().Changed("user") }
 	root.SetVersionTemplate("gsd {{.Version}}\n")
 	root.SetHelpCommand(newHelpCmd())
 	pf := root.PersistentFlags()
@@ -337,6 +342,7 @@ func (a *app) identityEnv(dir string) identity.Env {
 	home, _ := os.UserHomeDir()
 	return identity.Env{
 		Flag:      a.user,
+		FlagGiven: a.userSet,
 		LookupEnv: a.lookupEnv,
 		Home:      home,
 		Dir:       dir,
@@ -394,9 +400,12 @@ func (a *app) lockTimeout() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		n, nerr := strconv.Atoi(s)
-		if nerr != nil {
+		n, nerr := strconv.ParseInt(s, 10, 64)
+		if nerr != nil && !errors.Is(nerr, strconv.ErrRange) {
 			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: not a duration (such as 500ms or 30s)", s)}
+		}
+		if nerr != nil || n > int64(math.MaxInt64/time.Second) {
+			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: too large", s)}
 		}
 		d = time.Duration(n) * time.Second
 	}

@@ -55,9 +55,9 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 				err = a.printJSON(struct {
 					SchemaVersion int `json:"schemaVersion"`
 					*hydrate.StatePosition
-					Written bool   `json:"written"`
-					Diff    string `json:"diff,omitempty"`
-				}{SchemaVersion, sp, written, string(diff)})
+					Written bool    `json:"written"`
+					Diff    *string `json:"diff"` // --dry-run's diff; null otherwise, or when nothing would change
+				}{SchemaVersion, sp, written, optString(string(diff))})
 			} else if dryRun {
 				a.printStateDiff(sp, diff)
 			} else {
@@ -93,17 +93,17 @@ func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
 	fmt.Fprintln(w)
 	switch {
 	case write && written:
-		fmt.Fprintf(w, "%s: %s\n", sp.Path, a.paint("green", "updated"))
+		fmt.Fprintf(w, "%s: %s\n", printable(sp.Path), a.paint("green", "updated"))
 	case write:
-		fmt.Fprintf(w, "%s: already up to date\n", sp.Path)
+		fmt.Fprintf(w, "%s: already up to date\n", printable(sp.Path))
 	case !sp.Exists:
-		fmt.Fprintf(w, "%s: missing (gsd state --write creates it)\n", sp.Path)
+		fmt.Fprintf(w, "%s: missing (gsd state --write creates it)\n", printable(sp.Path))
 	case sp.Agrees:
-		fmt.Fprintf(w, "%s: agrees\n", sp.Path)
+		fmt.Fprintf(w, "%s: agrees\n", printable(sp.Path))
 	default:
-		fmt.Fprintf(w, "%s: %s (gsd state --write rewrites it)\n", sp.Path, a.paint("yellow", "out of date"))
+		fmt.Fprintf(w, "%s: %s (gsd state --write rewrites it)\n", printable(sp.Path), a.paint("yellow", "out of date"))
 		for _, d := range sp.Differences {
-			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", sp.Path, d.Line, d.Says, d.Derived)
+			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", printable(sp.Path), d.Line, d.SaysText(), d.Derived)
 		}
 	}
 }

@@ -53,11 +53,8 @@ the hash the journal recorded; never a guess.`,
 			} else if s, err = env.Inspect(); err != nil {
 				return err
 			}
-			switch s.State {
-			case hydrate.StateNoSession:
-				return fmt.Errorf("%s: no session; start one with gsd hydrate or gsd start", s.Path)
-			case hydrate.StateCorrupt:
-				return fmt.Errorf("%s: not a valid session (%s)", s.Path, s.CorruptReasons[0])
+			if err := s.Unusable(); err != nil {
+				return err
 			}
 			a.warnStale(s)
 			if a.json {

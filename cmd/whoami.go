@@ -27,12 +27,12 @@ func (a *app) newWhoamiCmd() *cobra.Command {
 			}
 			if a.json {
 				return a.printJSON(struct {
-					SchemaVersion int    `json:"schemaVersion"`
-					User          string `json:"user"`
-					Raw           string `json:"raw"`
-					Source        string `json:"source"`
-					SourceFile    string `json:"sourceFile,omitempty"`
-				}{SchemaVersion, id.User, id.Raw, id.Source.Kind, id.Source.File})
+					SchemaVersion int     `json:"schemaVersion"`
+					User          string  `json:"user"`
+					Raw           string  `json:"raw"`
+					Source        string  `json:"userSource"`
+					SourceFile    *string `json:"userSourceFile"`
+				}{SchemaVersion, id.User, id.Raw, id.Source.Kind, optString(id.Source.File)})
 			}
 			fmt.Fprintf(a.stdout, "%s\n", id.User)
 			fmt.Fprintf(a.stdout, "raw:    %q\n", id.Raw)

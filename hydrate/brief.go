@@ -7,6 +7,7 @@ import (
 
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // A Brief is what an agent that has forgotten everything needs to carry on: the plan and its
@@ -17,19 +18,19 @@ type Brief struct {
 	User           string          `json:"user"`
 	SessionFile    string          `json:"sessionFile"`
 	State          State           `json:"state"`
-	Plan           string          `json:"plan,omitempty"`
-	Objective      *Excerpt        `json:"objective,omitempty"`
+	Plan           string          `json:"-"` // "" when none: cmd gives it as null
+	Objective      *Excerpt        `json:"objective"`
 	Counts         planfile.Counts `json:"counts"`
 	Completed      []Task          `json:"completed"`
-	Resume         *ResumeTask     `json:"resume,omitempty"`
+	Resume         *ResumeTask     `json:"resume"`
 	Remaining      []Task          `json:"remaining"`
-	Omitted        int             `json:"omitted,omitempty"` // tasks left out of Completed and Remaining
+	Omitted        int             `json:"omitted"` // tasks left out of Completed and Remaining
 	StaleReasons   []string        `json:"staleReasons"`
 	CorruptReasons []string        `json:"corruptReasons"`
 	Warnings       []string        `json:"warnings"`
 	Actions        []Action        `json:"actions"`
-	NextPlan       string          `json:"nextPlan,omitempty"`
-	Note           string          `json:"note,omitempty"`
+	NextPlan       string          `json:"-"`
+	Note           string          `json:"-"`
 	WouldCarry     bool            `json:"wouldCarry,omitempty"` // hydrate would keep the statuses of the tasks still in the edited plan
 	Next           []Step          `json:"next"`
 }
@@ -92,7 +93,7 @@ func (e *Env) Brief(r *Result) *Brief {
 		WouldCarry:     r.WouldCarry,
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
-	if s.file != nil && (s.State == StateResume || s.State == StateAllComplete) {
+	if s.file != nil && s.Valid() {
 		if c, ok := s.file.Block("objective"); ok {
 			ex := excerpt(c, s.Path, objectiveBudget)
 			if ex.Text != "" {
@@ -126,7 +127,7 @@ func (b *Brief) tasks(s *Session) {
 			return
 		}
 		listed++
-		t.Name = truncateRunes(t.Name, maxNameRunes)
+		t.Name = textfmt.Clip(t.Name, maxNameRunes)
 		*to = append(*to, t)
 	}
 	// Remaining first claims its share, so that a long history does not crowd out what is left.
@@ -159,7 +160,7 @@ func (b *Brief) tasks(s *Session) {
 		Task:        s.Tasks[s.ResumeTask-1],
 		Interrupted: s.Interrupted,
 		Checkpoint:  strings.HasPrefix(pt.Type(), "checkpoint"),
-		StartTag:    truncateRunes(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
+		StartTag:    textfmt.Clip(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
 	}
 	budgets := allocate(pt.Children)
 	for i, c := range pt.Children {
@@ -344,15 +345,60 @@ func capList(s []string) []string {
 	}
 	out := make([]string, len(s))
 	for i, v := range s {
-		out[i] = truncateRunes(v, maxReasonRunes)
+		out[i] = textfmt.Clip(v, maxReasonRunes)
 	}
 	return out
 }
 
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+// BriefDrop says when a part of a rendered brief gives way to its one-line pointer: the parts
+// that matter least go first, so that the resume task and the commands to run next survive.
+type BriefDrop int
+
+// The drop order of a brief's parts.
+const (
+	KeepAlways    BriefDrop = iota // the header, the resume task, the next commands
+	DropCompleted                  // the completed tasks go first
+	DropFindings                   // then the stale, corrupt and warning lines
+	DropRemaining                  // then the remaining tasks
+	DropObjective                  // the plan's objective last
+)
+
+// BriefPart is a rendered part of a brief: its text, when it may be dropped, and what replaces it
+// then.
+type BriefPart struct {
+	Text  string
+	Drop  BriefDrop
+	Short string
+}
+
+// briefCutNote ends a brief that no dropping could hold to MaxBriefSize.
+const briefCutNote = "\n[brief cut at 8 KB: gsd tasks and the session file have the rest]\n"
+
+// FitBrief joins the parts of a rendered brief, holding it to MaxBriefSize: parts give way to
+// their Short text in drop order while it is too long, and as a last resort the brief is cut at a
+// line with a note. The budgets make the last resort a safety net, not the rule.
+func FitBrief(parts []BriefPart) string {
+	size := 0
+	for _, p := range parts {
+		size += len(p.Text)
+	}
+	for drop := DropCompleted; drop <= DropObjective && size > MaxBriefSize; drop++ {
+		for i := range parts {
+			if parts[i].Drop == drop {
+				size += len(parts[i].Short) - len(parts[i].Text)
+				parts[i].Text = parts[i].Short
+			}
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, p := range parts {
+		sb.WriteString(p.Text)
+	}
+	s := sb.String()
+	if len(s) <= MaxBriefSize {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	cut := strings.LastIndexByte(s[:MaxBriefSize-len(briefCutNote)], '\n')
+	return s[:cut+1] + briefCutNote
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
+// ActionCarried is a fresh session written with the statuses of the stale one carried over
+// (Path the session, From the plan).
+const ActionCarried ActionKind = "carried"
+
 // CarryReport is how a stale session's statuses were carried into the fresh one.
 type CarryReport struct {
 	Snapshot string            `json:"snapshot"` // the old session, kept as a carried snapshot
@@ -148,6 +152,6 @@ func (e *Env) carryInto(res *Result, plan string, data []byte) error {
 	}
 	fresh.StaleReasons = old.StaleReasons
 	res.Session, res.Carry = fresh, rep
-	res.Actions = []Action{{Kind: "archived", Path: to, From: old.Path}, {Kind: "carried", Path: old.Path, From: plan}}
+	res.Actions = []Action{{Kind: ActionArchived, Path: to, From: old.Path}, {Kind: ActionCarried, Path: old.Path, From: plan}}
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
 // TestWriteRefusedBeforeCreatingOutside: with .planning/sessions a symlink out of the project, a
@@ -28,25 +31,35 @@ func TestWriteRefusedBeforeCreatingOutside(t *testing.T) {
 }
 
 // TestDebrisRemovedOnlyForSessions: the next write removes the temporary files a killed gsd
-// left, and nothing else.
+// left, and nothing else: not other files, not a temporary file young enough to belong to a
+// write in progress, not one whose writer still holds it locked.
 func TestDebrisRemovedOnlyForSessions(t *testing.T) {
 	files := baseFiles()
 	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "pending", "pending", "pending")
 	files[".planning/sessions/ann/.current-plan.md123456"] = "debris"
 	files[".planning/sessions/ann/.current-plan.20260203100000.stale42"] = "debris"
+	files[".planning/sessions/ann/.current-plan.md777"] = "a write in progress"
+	files[".planning/sessions/ann/.current-plan.md888"] = "an old write in progress, locked"
 	files[".planning/sessions/ann/.notes42"] = "not ours"
 	files[".planning/sessions/ann/current-plan.md123"] = "not a dot-file"
 	e := project(t, files)
+	dir := filepath.Join(e.Root, ".planning/sessions/ann")
+	old := time.Now().Add(-atomicfile.TempGrace - time.Minute)
+	for _, name := range []string{".current-plan.md123456", ".current-plan.20260203100000.stale42", ".current-plan.md888", ".notes42", "current-plan.md123"} {
+		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	holdFlock(t, filepath.Join(dir, ".current-plan.md888"))
 	if _, err := e.Mark(1, "complete"); err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(e.Root, ".planning/sessions/ann")
 	var names []string
 	entries, _ := os.ReadDir(dir)
 	for _, de := range entries {
 		names = append(names, de.Name())
 	}
-	if got := strings.Join(names, " "); got != ".notes42 current-plan.md current-plan.md123 journal.jsonl" {
+	if got := strings.Join(names, " "); got != ".current-plan.md777 .current-plan.md888 .notes42 current-plan.md current-plan.md123 journal.jsonl" {
 		t.Errorf("files after the write: %s", got)
 	}
 }

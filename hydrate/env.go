@@ -1,10 +1,12 @@
-// Package hydrate holds gsd's use cases: hydrate a session (find it, validate it, check it for
-// staleness, find the resume point, bootstrap a fresh one), start, mark, check and archive.
+// Package hydrate owns gsd's use cases on a user's session and the project around it: hydrate
+// (find the session, validate it, check it for staleness, find the resume point, bootstrap a
+// fresh one), start, mark, check, archive, brief, progress and state.
 //
 // Everything a use case depends on is an input: the directory it starts from, the user's
 // identity sources, the clock and the lock timeout. It reads the project through an fs.FS rooted
-// at the project root (so a path in a file cannot lead outside it) and writes only the user's
-// session directory, atomically and under a lock.
+// at the project root (so a path in a file cannot lead outside it). It writes, atomically and
+// under the project's session lock, the user's session directory (the session file and its
+// archives) and, only when asked (--sync-state), STATE.md's Current Position.
 package hydrate
 
 import (
@@ -20,6 +22,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -85,11 +88,13 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := os.OpenRoot(root)
+	if err := planningInside(root); err != nil {
+		return nil, err
+	}
+	fsys, err := rootfs.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	fsys := r.FS()
 	idEnv := cfg.Identity
 	if idEnv.Dir == "" {
 		idEnv.Dir = cfg.Dir
@@ -133,16 +138,36 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
-// LockPath is the lock file every session write holds. It is placed where it never shows up in
-// `git status`: inside the repository's git directory when there is one (per worktree, since each
-// checkout has its own session files), else in .planning itself (not in the sessions directory,
-// which may be a symlink that writes are refused through), where no git can see it either. It is
-// worked out only when a command is about to write.
-func (e *Env) LockPath() string {
-	if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.GitDir != "" {
-		return filepath.Join(repo.GitDir, "gsd.lock")
+// planningInside checks that root's .planning, when it is a symlink, leads to a place inside the
+// project: the project is read through os.Root, which would refuse every path under it with a
+// bare "path escapes from parent" that names neither the symlink nor where it leads.
+func planningInside(root string) error {
+	planning := filepath.Join(root, ".planning")
+	fi, err := os.Lstat(planning)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
 	}
-	return filepath.Join(e.Root, ".planning", ".gsd.lock")
+	real, err := filepath.EvalSymlinks(planning)
+	if err != nil {
+		return err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is a symlink to %s, outside the project; gsd reads and writes only inside the project (%s)", planning, real, root)
+	}
+	return nil
+}
+
+// LockDir is what every session write locks: the project's .planning directory itself (see
+// atomicfile.LockDir). It depends on the project root alone, never on a workstream or on how git
+// finds the repository (GIT_DIR, GIT_CEILING_DIRECTORIES, a subproject, a linked worktree), so
+// every gsd process writing the sessions directory takes the same lock; and locking a directory
+// creates no file, so nothing shows in `git status`.
+func (e *Env) LockDir() string {
+	return filepath.Join(e.Root, ".planning")
 }
 
 // SessionPath is the user's session file, relative to the root.
@@ -160,6 +185,9 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 	dir := roadmap.PhaseDirOf(planPath)
 	if plans, ok := e.plans[dir]; ok {
 		return plans, nil
+	}
+	if e.pos != nil && e.pos.Phase != nil && e.pos.Phase.Dir == dir {
+		return e.pos.Phase.Plans, nil // the position listed it already
 	}
 	plans, err := roadmap.ScanPlans(e.FS, dir)
 	if err != nil {
@@ -212,7 +240,12 @@ func (e *Env) readFile(rel string) ([]byte, error) {
 // cleanRel validates a root-relative path taken from a file or the command line: it must stay
 // inside the project.
 func cleanRel(p string) (string, error) {
-	p = strings.TrimSpace(filepath.ToSlash(p))
+	p = filepath.ToSlash(p)
+	// Never trimmed: "plan.md " is another file than "plan.md". But a session header cannot
+	// record such a name (its fields are trimmed when read), so it is refused, quoted.
+	if strings.TrimSpace(p) != p {
+		return "", fmt.Errorf("path %q begins or ends with white space, which a session header cannot record; rename it", p)
+	}
 	c := path.Clean(p)
 	// Paths in session headers are written with '/': a backslash or a drive letter is a path
 	// from another system (or an attempt to leave the project), on every OS.

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -66,7 +66,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.State == StateResume || s.State == StateAllComplete {
+	if s.Valid() {
 		res := &Result{Session: s, Found: s.State}
 		if opts.Plan != "" {
 			cur, err := cleanRel(s.Plan)
@@ -304,7 +304,7 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 		if err != nil {
 			return nil, err
 		}
-		actions = append(actions, Action{Kind: "archived", Path: to, From: s.Path})
+		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
 		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: kind, Plan: s.Plan, SHA256: journal.Hash(s.src, true)})
 	}
 	if err := e.writeSession(data); err != nil {
@@ -312,7 +312,7 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 		return actions, err
 	}
 	e.record(s.src, s.Exists, append(evs, journal.Event{Type: journal.Bootstrap, Plan: plan, Session: string(data), SHA256: journal.Hash(data, true)})...)
-	return append(actions, Action{Kind: "bootstrapped", Path: s.Path, From: plan}), nil
+	return append(actions, Action{Kind: ActionBootstrapped, Path: s.Path, From: plan}), nil
 }
 
 // Archive moves the user's session aside as stale, leaving no current session.
@@ -331,13 +331,13 @@ func (e *Env) Archive() (*Result, error) {
 		if err != nil {
 			return err
 		}
-		if err := os.Remove(e.abs(s.Path)); err != nil {
+		if err := atomicfile.Remove(e.abs(s.Path)); err != nil {
 			e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: "stale", SHA256: journal.Hash(src, true)})
 			return err
 		}
 		e.record(src, true, journal.Event{Type: journal.Archive, Snapshot: snapshotID(to), Note: "stale"})
 		s.State = StateNoSession
-		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: "archived", Path: to, From: s.Path}}}
+		res = &Result{Session: s, Found: StateStale, Actions: []Action{{Kind: ActionArchived, Path: to, From: s.Path}}}
 		return nil
 	})
 	return res, err

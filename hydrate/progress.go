@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -19,17 +17,17 @@ const StaleSessionAge = 7 * 24 * time.Hour
 
 // UserSession is one user's session, as gsd progress reports it.
 type UserSession struct {
-	User       string        `json:"user"`
-	Path       string        `json:"path"`
-	Plan       string        `json:"plan"`
-	State      State         `json:"state"`
-	Done       int           `json:"tasksDone"`
-	Total      int           `json:"tasksTotal"`
-	ResumeTask int           `json:"resumeTask"`
-	Changed    time.Time     `json:"changed"`
-	Age        time.Duration `json:"-"`
-	Reasons    []string      `json:"reasons"` // why it is stale or corrupt
-	Error      string        `json:"error,omitempty"`
+	User       string
+	Path       string // root-relative session file
+	Plan       string
+	State      State
+	Done       int
+	Total      int
+	ResumeTask int
+	Changed    time.Time // the file's modification time, UTC, to the second
+	Age        time.Duration
+	Reasons    []string // why it is stale or corrupt
+	Error      *string  // why the session could not be read, nil when it could
 }
 
 // ProgressReport is the whole project's progress: the model, every user's session, and the
@@ -48,6 +46,18 @@ func (r *ProgressReport) Errors() int {
 	n := 0
 	for _, p := range r.Problems {
 		if p.Severity == roadmap.SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// QuickDone counts the quick tasks with their SUMMARY (quick tasks are counted apart from the
+// phases' plans).
+func (r *ProgressReport) QuickDone() int {
+	n := 0
+	for _, q := range r.Quick {
+		if q.Done {
 			n++
 		}
 	}
@@ -98,16 +108,11 @@ func (e *Env) Progress() (*ProgressReport, error) {
 			}
 			proj.Problems = append(proj.Problems, roadmap.Problem{
 				Severity: roadmap.SeverityWarning, File: st.Path, Line: d.Line,
-				Message: fmt.Sprintf("%s says %s, the roadmap and disk say %s (gsd state --write fixes it)", where, d.Says, d.Derived),
+				Message: fmt.Sprintf("%s says %s, the roadmap and disk say %s (gsd state --write fixes it)", where, d.SaysText(), d.Derived),
 			})
 		}
 	}
-	slices.SortStableFunc(proj.Problems, func(a, b roadmap.Problem) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return a.Line - b.Line
-	})
+	roadmap.SortProblems(proj.Problems)
 	return r, nil
 }
 
@@ -131,14 +136,15 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		if err != nil {
 			continue // a directory without a session: nothing to report
 		}
-		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC()}
+		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC().Truncate(time.Second)}
 		us.Age = max(e.now().Sub(fi.ModTime()), 0)
 		other := *e
 		other.User.User = d.Name()
 		s, err := other.Inspect()
 		switch {
 		case err != nil:
-			us.State, us.Error = StateCorrupt, err.Error()
+			why := err.Error()
+			us.State, us.Error = StateCorrupt, &why
 			*problems = append(*problems, unreadable(p, err))
 		default:
 			us.State, us.Plan, us.ResumeTask = s.State, s.Plan, s.ResumeTask

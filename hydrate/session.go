@@ -23,6 +23,26 @@ const (
 	StateNoPlan      State = "no-plan"      // no session, and no plan to start one from
 )
 
+// Valid reports whether the session can be worked from as it is: a task to resume, or every
+// task complete.
+func (s *Session) Valid() bool { return s.State == StateResume || s.State == StateAllComplete }
+
+// Unusable returns why the session cannot be listed or marked (no session, or not a session),
+// nil when it can; a stale session can, with a warning.
+func (s *Session) Unusable() error {
+	switch s.State {
+	case StateNoSession:
+		return fmt.Errorf("%s: no session; start one with gsd hydrate or gsd start", s.Path)
+	case StateCorrupt:
+		why := "corrupt"
+		if len(s.CorruptReasons) > 0 {
+			why = s.CorruptReasons[0]
+		}
+		return fmt.Errorf("%s: not a valid session (%s)", s.Path, why)
+	}
+	return nil
+}
+
 // Token is the state as one seed token, as `gsd hydrate --porcelain` prints it.
 func (s *Session) Token() string {
 	switch s.State {
@@ -156,6 +176,9 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 		}
 		return []string{"plan file cannot be read: " + about(planPath, err)}
 	}
+	// The position lists the current phase's directory; worked out first, the completed check
+	// below reuses that listing when the session is in the current phase (the common case).
+	pos, posErr := e.Position()
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
 	if plans, err := e.phasePlans(planPath); err == nil {
 		for _, pl := range plans {
@@ -166,8 +189,7 @@ func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
 	}
 	// Phase advanced: the plan's phase is not the current phase of the position model.
 	if num, ok := roadmap.PhaseOf(planPath); ok {
-		pos, err := e.Position()
-		switch {
+		switch err := posErr; {
 		case err != nil:
 			// Too large, a directory, a symlink out of the project: say so rather than pass
 			// the phase check in silence.

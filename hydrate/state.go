@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -63,15 +65,15 @@ func ProgressBar(percent, width int) string { return statemd.Bar(percent, width)
 
 // Difference is one field where STATE.md disagrees with the derived position.
 type Difference struct {
-	Field   string `json:"field"` // "phase", "plan" or "progress"
-	Line    int    `json:"line"`  // STATE.md line, 0 when the field is missing
-	Says    string `json:"says"`
-	Derived string `json:"derived"`
+	Field   string  `json:"field"` // "phase", "plan" or "progress"
+	Line    int     `json:"line"`  // STATE.md line replaced, or the line a missing one would go before
+	Says    *string `json:"says"`  // the line as it is, trimmed; null when STATE.md has no such line
+	Derived string  `json:"derived"`
 }
 
 // StatePosition is the derived position and how STATE.md stands against it.
 type StatePosition struct {
-	Path        string       `json:"path"` // STATE.md, root-relative
+	Path        string       `json:"stateFile"` // STATE.md, root-relative
 	Exists      bool         `json:"exists"`
 	Position    Position     `json:"position"`
 	Agrees      bool         `json:"agrees"`
@@ -254,7 +256,7 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return sp, statemd.Diff(sp.Path, src, out), nil
+	return sp, diff.Diff(sp.Path, src, sp.Path, out), nil
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
@@ -263,40 +265,25 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 // written down anywhere we could check.)
 const StateLockStale = 10 * time.Second
 
-// stateLockRetry is the pause between attempts to create a busy STATE.md.lock.
-const stateLockRetry = 20 * time.Millisecond
-
-// withStateLock runs fn holding STATE.md.lock: created exclusively (O_EXCL) with the holder's pid
-// and time, removed afterwards; a lock older than StateLockStale is reaped; a fresh one is waited
-// for up to the lock timeout.
+// withStateLock runs fn holding STATE.md.lock, as GSD's own tooling does (see
+// atomicfile.CreateLockFile: abandoned locks are reclaimed atomically, and at once when their
+// holder is dead).
 func (e *Env) withStateLock(fn func() error) error {
-	lock := e.abs(e.statePath() + ".lock")
-	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
+	l, err := atomicfile.CreateLockFile(e.abs(e.statePath()+".lock"), e.lockTimeout, StateLockStale)
+	if err != nil {
 		return err
 	}
-	// Lock ages are compared with file modification times, so this uses the real clock, not
-	// e.now (which SOURCE_DATE_EPOCH may pin to a fixed date for reproducible output).
-	deadline := time.Now().Add(e.lockTimeout)
-	for {
-		f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-			f.Close()
-			defer os.Remove(lock)
-			return fn()
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s.lock: %w", e.statePath(), err)
-		}
-		if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) > StateLockStale {
-			os.Remove(lock) // left by a crashed process; losing a race here just means another try
-			continue
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s.lock: held by another process (waited %v; remove it if no GSD tool is running)", e.statePath(), e.lockTimeout)
-		}
-		time.Sleep(stateLockRetry)
+	defer l.Release()
+	atomicfile.RemoveTemps(filepath.Dir(e.abs(e.statePath())), path.Base(e.statePath()))
+	return fn()
+}
+
+// SaysText is what STATE.md says, for a message: the line, or "no <field> line".
+func (d Difference) SaysText() string {
+	if d.Says == nil {
+		return "no " + d.Field + " line"
 	}
+	return *d.Says
 }
 
 // compareState lists where STATE.md disagrees with pos: exactly the lines that rewriteState
@@ -306,17 +293,19 @@ func compareState(src []byte, pos Position, full bool) []Difference {
 	_, changes := statemd.Rewrite(src, pos.values(full))
 	diffs := make([]Difference, 0, len(changes))
 	for _, c := range changes {
-		says, derived := strings.TrimSpace(c.Old), strings.TrimSpace(c.New)
-		if c.Old == "" {
-			says = "no " + c.Field + " line"
+		d := Difference{Field: c.Field, Line: c.Line, Derived: strings.TrimSpace(c.New)}
+		if c.Old != "" {
+			says := strings.TrimSpace(c.Old)
+			d.Says = &says
 		}
 		if n := len(diffs); c.Field == "frontmatter" && n > 0 && diffs[n-1].Field == "frontmatter" {
 			// The frontmatter's numbers are one fact, reported once at its first line.
-			diffs[n-1].Says += ", " + says
-			diffs[n-1].Derived += ", " + derived
+			says := diffs[n-1].SaysText() + ", " + d.SaysText()
+			diffs[n-1].Says = &says
+			diffs[n-1].Derived += ", " + d.Derived
 			continue
 		}
-		diffs = append(diffs, Difference{Field: c.Field, Line: c.Line, Says: says, Derived: derived})
+		diffs = append(diffs, d)
 	}
 	return diffs
 }

@@ -74,7 +74,7 @@ func TestCompareState(t *testing.T) {
 	// Status line is added too.
 	d := compareState([]byte(src), pos3, true)
 	if len(d) != 3 || d[0].Field != "phase" || d[0].Line != 3 || d[1].Field != "status" || d[1].Line != 5 ||
-		d[1].Says != "no status line" || d[2].Field != "progress" || d[2].Line != 6 {
+		d[1].Says != nil || d[1].SaysText() != "no status line" || d[2].Field != "progress" || d[2].Line != 6 {
 		t.Errorf("differences = %+v", d)
 	}
 	if d := compareState([]byte(src), pos3, false); len(d) != 2 {
@@ -88,7 +88,7 @@ func TestCompareStateVariants(t *testing.T) {
 	src := "---\nprogress:\n  total_phases: 2\n  completed_phases: 1\n  total_plans: 3\n  completed_plans: 9\n  percent: 66\n---\n" +
 		"## Current Position\n\n**Status:** Ready\n**Current Phase:** Phase 3 — Three\n**Current Plan:** 2 of 2\n**Progress:** 66%\n"
 	d := compareState([]byte(src), pos3, true)
-	if len(d) != 1 || d[0].Field != "frontmatter" || d[0].Line != 6 || d[0].Says != "completed_plans: 9" || d[0].Derived != "completed_plans: 2" {
+	if len(d) != 1 || d[0].Field != "frontmatter" || d[0].Line != 6 || d[0].SaysText() != "completed_plans: 9" || d[0].Derived != "completed_plans: 2" {
 		t.Errorf("differences = %+v", d)
 	}
 	out := string(rewriteState([]byte(src), pos3))

@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,20 +14,35 @@ import (
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
+// ActionKind says what an Action did.
+type ActionKind string
+
+// The kinds of Action.
+const (
+	ActionArchived     ActionKind = "archived"     // a session moved aside (Path the archive, From the session)
+	ActionBootstrapped ActionKind = "bootstrapped" // a session written (Path the session, From the plan)
+)
+
 // Action is something a command did to the files, for reports.
 type Action struct {
-	Kind string `json:"kind"` // "archived", "bootstrapped", "marked", "removed"
-	Path string `json:"path"` // root-relative
-	From string `json:"from,omitempty"`
+	Kind ActionKind `json:"kind"`
+	Path string     `json:"path"` // root-relative
+	From string     `json:"from"`
+}
+
+// Archived returns the archive a result's actions moved the session to, "" when none.
+func (r *Result) Archived() string {
+	for _, a := range r.Actions {
+		if a.Kind == ActionArchived {
+			return a.Path
+		}
+	}
+	return ""
 }
 
 // withLock runs fn holding the project's session lock.
 func (e *Env) withLock(fn func() error) error {
-	lock := e.LockPath()
-	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
-		return err
-	}
-	l, err := atomicfile.Lock(context.Background(), lock, e.lockTimeout)
+	l, err := atomicfile.LockDir(context.Background(), e.LockDir(), e.lockTimeout)
 	if err != nil {
 		return err
 	}
@@ -53,7 +69,7 @@ func (e *Env) sessionDir() (string, error) {
 	if err := e.inside(rel, existing); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := atomicfile.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	if err := e.inside(rel, dir); err != nil {
@@ -85,7 +101,7 @@ func (e *Env) writeSession(data []byte) error {
 	if err != nil {
 		return err
 	}
-	removeDebris(dir)
+	atomicfile.RemoveTemps(dir, "current-plan.")
 	if err := atomicfile.WriteFile(filepath.Join(dir, SessionFileName), data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", e.SessionPath(), err)
 	}
@@ -94,11 +110,18 @@ func (e *Env) writeSession(data []byte) error {
 
 // archive copies the session bytes to current-plan.<UTC yyyymmddHHMMSS>.<kind> beside it, never
 // overwriting an existing archive (a numbered suffix is added instead). The caller then replaces
-// or removes current-plan.md, so at no moment is the session's content only in memory.
+// or removes current-plan.md, so at no moment is the session's content only in memory. An
+// archive of the same kind that already holds exactly these bytes is reused, not copied again:
+// a start that failed (or was killed) after archiving and is retried adds no duplicate.
 func (e *Env) archive(data []byte, kind string) (string, error) {
 	dir, err := e.sessionDir()
 	if err != nil {
 		return "", err
+	}
+	atomicfile.RemoveTemps(dir, "current-plan.")
+	sessDir := path.Dir(e.SessionPath())
+	if name := sameArchive(dir, kind, data); name != "" {
+		return path.Join(sessDir, name), nil
 	}
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(filepath.Join(dir, SessionFileName)); err == nil {
@@ -117,23 +140,28 @@ func (e *Env) archive(data []byte, kind string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return path.Join(path.Dir(e.SessionPath()), name), nil
+		return path.Join(sessDir, name), nil
 	}
-	return "", fmt.Errorf("%s: too many archives named current-plan.%s.*", path.Dir(e.SessionPath()), stamp)
+	return "", fmt.Errorf("%s: too many archives named current-plan.%s.*", sessDir, stamp)
 }
 
-// removeDebris removes the temporary files a gsd killed in the middle of a write left in the
-// session directory dir (".current-plan.md<digits>", ".current-plan.<stamp>.stale<digits>"). It
-// runs only under the lock: every gsd write to dir holds it, so any such file is debris, never a
-// write in progress. Failures are ignored: debris is untidy, not wrong.
-func removeDebris(dir string) {
+// sameArchive returns the name of an archive of this kind in dir whose content is data, or "".
+func sameArchive(dir, kind string, data []byte) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return ""
 	}
 	for _, de := range entries {
-		if name := de.Name(); strings.HasPrefix(name, ".current-plan.") && atomicfile.IsTemp(name) && de.Type().IsRegular() {
-			_ = os.Remove(filepath.Join(dir, name))
+		name := de.Name()
+		if !strings.HasPrefix(name, "current-plan.") || !strings.HasSuffix(name, "."+kind) || !de.Type().IsRegular() {
+			continue
+		}
+		if fi, err := de.Info(); err != nil || fi.Size() != int64(len(data)) {
+			continue
+		}
+		if b, err := atomicfile.ReadFile(filepath.Join(dir, name), MaxFileSize); err == nil && bytes.Equal(b, data) {
+			return name
 		}
 	}
+	return ""
 }

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -98,7 +97,7 @@ func (r *configReader) onBranch(pat string) bool {
 func headBranch(repo Repo) string {
 	ref, path := "HEAD", filepath.Join(repo.GitDir, "HEAD")
 	for range 5 {
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		if err != nil {
 			break
 		}

@@ -176,7 +176,7 @@ func loadFile(path string, tolerant bool) ([]byte, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		if isMissing(err) || isDirErr(path) || tolerant && errors.Is(err, fs.ErrPermission) {
 			return nil, nil
@@ -330,7 +330,7 @@ func (r *configReader) include(path string, hasValue bool, origin string, fromFi
 		// "path =" names that directory and fails as in git.
 		path = origin[:strings.LastIndexByte(origin, filepath.Separator)+1] + path
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		if isMissing(err) {
 			return nil

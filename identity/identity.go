@@ -1,4 +1,5 @@
-// Package identity answers "who is the user" for gsd.
+// Package identity owns who the user is: the name of their session directory, resolved and
+// sanitised as the GSD team fork's get_session_user did.
 //
 // Per-user sessions live in .planning/sessions/<user>/, and directories
 // already on disk were named by the GSD team fork's shell function
@@ -15,8 +16,12 @@
 package identity
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
 // Kinds of Source, from the highest precedence to the lowest.
@@ -31,7 +36,8 @@ const (
 
 // Env is everything Resolve may look at; nothing is read from the process.
 type Env struct {
-	Flag         string                      // --user value, "" if not given
+	Flag         string                      // --user value
+	FlagGiven    bool                        // --user was given (also as --user ''); Flag alone cannot say
 	LookupEnv    func(string) (string, bool) // environment lookup, like os.LookupEnv (nil: empty environment)
 	Home         string                      // home directory, as $HOME ("" = unknown)
 	Dir          string                      // absolute directory to discover the git repository from ("" = none)
@@ -70,18 +76,29 @@ type Identity struct {
 	Source Source
 }
 
+// ErrUnusableUser is wrapped by the error Resolve returns for an explicit user name (--user or
+// GSD_USER) that sanitises to nothing.
+var ErrUnusableUser = errors.New("sanitises to an empty session directory name; use letters a-z or digits")
+
 // Resolve finds the user: --user, $GSD_USER, git's user.name, the login
-// name, the short host name, then "unknown". A name that sanitises to ""
-// (say user.name = "李雷") falls through to the next source. The only
-// errors are git configuration git itself would reject.
+// name, the short host name, then "unknown". A discovered name that
+// sanitises to "" (say user.name = "李雷") falls through to the next source;
+// an explicit one (--user '..', GSD_USER=---) is an error wrapping
+// ErrUnusableUser, because falling through would act as somebody else. An
+// empty GSD_USER counts as unset. The other errors are git configuration
+// git itself would reject.
 func Resolve(env Env) (Identity, error) {
-	if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
-		return id, nil
+	if env.FlagGiven || env.Flag != "" {
+		if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
+			return id, nil
+		}
+		return Identity{}, fmt.Errorf("--user %q: %w", env.Flag, ErrUnusableUser)
 	}
 	if v, _ := env.lookup("GSD_USER"); v != "" {
 		if id, ok := candidate(v, Source{Kind: KindEnv, File: "GSD_USER"}); ok {
 			return id, nil
 		}
+		return Identity{}, fmt.Errorf("GSD_USER=%q: %w", v, ErrUnusableUser)
 	}
 	name, file, found, err := GitUserName(env)
 	if err != nil {
@@ -142,4 +159,14 @@ func Sanitize(name string) string {
 		}
 	}
 	return strings.TrimSuffix(string(b), "-")
+}
+
+// maxGitFile bounds every git file this package reads (config files, HEAD, .git files): real
+// ones are kilobytes.
+const maxGitFile = 8 << 20
+
+// readFile reads a git file: a regular file of at most maxGitFile bytes. A FIFO or device (a
+// config symlinked to /dev/zero) is refused without blocking or reading it.
+func readFile(path string) ([]byte, error) {
+	return atomicfile.ReadFile(path, maxGitFile)
 }

@@ -152,8 +152,8 @@ func TestResolvePrecedence(t *testing.T) {
 			want: Identity{User: "unknown", Raw: "unknown", Source: Source{Kind: KindDefault}},
 		},
 		{
-			name: "names that sanitise to nothing fall through",
-			flag: "!!!", env: map[string]string{"GSD_USER": "---"}, git: "李雷", login: "ß", host: ".example.com",
+			name: "discovered names that sanitise to nothing fall through",
+			git:  "李雷", login: "ß", host: ".example.com",
 			want: Identity{User: "unknown", Raw: "unknown", Source: Source{Kind: KindDefault}},
 		},
 		{
@@ -205,6 +205,25 @@ func TestResolveReadsNoGitConfigWhenTold(t *testing.T) {
 	}
 	if id, err := Resolve(env); err != nil || id.User != "you" {
 		t.Errorf("with GSD_USER: %+v, %v", id, err)
+	}
+}
+
+// TestResolveRefusesUnusableExplicitNames: an explicit user that sanitises to nothing is an
+// error, never a fall-through to the next source (which would edit someone else's session).
+func TestResolveRefusesUnusableExplicitNames(t *testing.T) {
+	for _, name := range []string{"..", ".", "", "李雷", "ＡＮＮ", "---", "!!!"} {
+		env := resolveEnv(t, "git user", nil, "login", "host")
+		env.Flag, env.FlagGiven = name, true
+		if id, err := Resolve(env); !errors.Is(err, ErrUnusableUser) {
+			t.Errorf("--user %q: %+v, %v", name, id, err)
+		}
+		if name == "" {
+			continue // an empty GSD_USER is unset
+		}
+		env = resolveEnv(t, "git user", map[string]string{"GSD_USER": name}, "login", "host")
+		if id, err := Resolve(env); !errors.Is(err, ErrUnusableUser) || !strings.Contains(err.Error(), "GSD_USER=") {
+			t.Errorf("GSD_USER=%q: %+v, %v", name, id, err)
+		}
 	}
 }
 

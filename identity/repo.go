@@ -138,7 +138,7 @@ func commonDir(gitDir string, env Env) string {
 	if cd, ok := env.lookup("GIT_COMMON_DIR"); ok {
 		return env.abs(cd)
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	data, err := readFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}
@@ -179,14 +179,11 @@ func validHEAD(path string) bool {
 		target, err := os.Readlink(path)
 		return err == nil && strings.HasPrefix(target, "refs/")
 	}
-	f, err := os.Open(path)
+	buf, err := readFile(path)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	buf := make([]byte, 255)
-	n, _ := f.Read(buf)
-	buf = buf[:n]
+	buf = buf[:min(len(buf), 255)]
 	if rest, ok := bytes.CutPrefix(buf, []byte("ref:")); ok {
 		rest = bytes.TrimLeft(rest, " \t\n\r")
 		if bytes.HasPrefix(rest, []byte("refs/")) {
@@ -207,7 +204,7 @@ func validHEAD(path string) bool {
 // readGitFile follows a .git file ("gitdir: <path>", relative to the
 // file's directory) as in linked worktrees and submodules.
 func readGitFile(path string, env Env) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return "", fmt.Errorf("reading gitfile: %w", err)
 	}

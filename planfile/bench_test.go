@@ -50,3 +50,18 @@ func BenchmarkBootstrap(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRead is what listing a session costs: a scan, then every task's name and type (the
+// queries that would go through etree).
+func BenchmarkRead(b *testing.B) {
+	src := benchPlan()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		p := Scan(src)
+		for i := range p.Tasks {
+			if p.Tasks[i].Name() == "" || p.Tasks[i].Type() != "auto" {
+				b.Fatal(i)
+			}
+		}
+	}
+}

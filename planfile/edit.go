@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // ErrUnchanged is returned by SetStatus when the task already has the wanted status: there is
@@ -27,7 +29,7 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 		return nil, p.Err
 	}
 	if n < 1 || n > len(p.Tasks) {
-		return nil, fmt.Errorf("no task %d: the session has %s", n, plural(len(p.Tasks), "task"))
+		return nil, fmt.Errorf("no task %d: the session has %s", n, textfmt.Plural(len(p.Tasks), "task"))
 	}
 	t := &p.Tasks[n-1]
 	var status []Attr
@@ -200,11 +202,4 @@ func sameAttrsExceptStatus(a, b []Attr) bool {
 		}
 	}
 	return true
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -3,7 +3,6 @@ package planfile
 import (
 	"bytes"
 	"strings"
-	"time"
 )
 
 // Header is what the comment lines at the top of a session file say.
@@ -54,15 +53,6 @@ func parseHeader(src []byte) Header {
 		}
 	}
 	return h
-}
-
-// StartedTime parses the Started header; ok is false when it is missing or malformed.
-func (h Header) StartedTime() (time.Time, bool) {
-	t, err := time.Parse(TimeLayout, h.Started)
-	if err != nil {
-		t, err = time.Parse(time.RFC3339, h.Started)
-	}
-	return t, err == nil
 }
 
 // eol is the line ending src uses: "\r\n" if its first line ends so, else "\n".

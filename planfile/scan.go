@@ -4,9 +4,10 @@
 // Most real plans are not well-formed XML (bare '&', "a < b", Map<K, V>, JSX, code fences inside
 // <action>), so no XML parser can read one whole. A tolerant scanner walks the bytes once and
 // records byte spans: the <tasks> block, each <task> start tag and its attributes, each child
-// element and its raw text, skipping fenced code, inline code and HTML comments. Each start tag,
-// which is XML, is then handed to etree for its attribute values. Edits splice bytes at the
-// recorded spans and never re-serialise anything, so every byte not being changed stays as it was.
+// element and its raw text, skipping fenced code, inline code and HTML comments. A start tag whose
+// attribute values XML would read otherwise than as written (references) is then handed to etree
+// for them (see readXML). Edits splice bytes at the recorded spans and never re-serialise
+// anything, so every byte not being changed stays as it was.
 package planfile
 
 import (
@@ -15,6 +16,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Span is a half-open byte range [Start, End) of the scanned source.
@@ -46,9 +49,12 @@ type Task struct {
 	Attrs    []Attr // in source order
 	Children []Child
 	Closed   bool // a matching </task> was found
+
+	tag []byte // the bytes of the start tag, for xmlValue
 }
 
-// Attr returns the first attribute called name.
+// Attr returns the first attribute called name, as the scanner read it: the raw value and the
+// spans an edit needs.
 func (t *Task) Attr(name string) (Attr, bool) {
 	for _, a := range t.Attrs {
 		if a.Name == name {
@@ -58,10 +64,21 @@ func (t *Task) Attr(name string) (Attr, bool) {
 	return Attr{}, false
 }
 
+// AttrValue is the value of the first attribute called name as XML means it: references decoded
+// (by etree, see xmlValue) when the start tag is well-formed XML, otherwise as written.
+func (t *Task) AttrValue(name string) (string, bool) {
+	for i, a := range t.Attrs {
+		if a.Name == name {
+			return t.xmlValue(i), true
+		}
+	}
+	return "", false
+}
+
 // Type is the task's type attribute ("auto", "checkpoint:human-verify", ...), "" if absent.
 func (t *Task) Type() string {
-	a, _ := t.Attr("type")
-	return a.Value
+	v, _ := t.AttrValue("type")
+	return v
 }
 
 // Status is the raw status attribute value and whether the attribute is present.
@@ -70,7 +87,7 @@ func (t *Task) Status() (string, bool) {
 	return a.Value, ok
 }
 
-// Child returns the first child element called name.
+// Child returns the first child element called name; its text is as written, never decoded.
 func (t *Task) Child(name string) (Child, bool) {
 	for _, c := range t.Children {
 		if c.Name == name {
@@ -85,24 +102,23 @@ func (t *Task) Child(name string) (Child, bool) {
 func (t *Task) Name() string {
 	for _, n := range []string{"name", "title"} {
 		if c, ok := t.Child(n); ok {
-			if s := oneLine(c.Text); s != "" {
+			if s := firstLine(c.Text); s != "" {
 				return s
 			}
 		}
 	}
-	if a, ok := t.Attr("name"); ok && strings.TrimSpace(a.Value) != "" {
-		return oneLine(a.Value)
-	}
-	if a, ok := t.Attr("title"); ok && strings.TrimSpace(a.Value) != "" {
-		return oneLine(a.Value)
+	for _, n := range []string{"name", "title"} {
+		if v, ok := t.AttrValue(n); ok && strings.TrimSpace(v) != "" {
+			return firstLine(v)
+		}
 	}
 	label := t.Type()
 	if label == "" {
 		label = "task"
 	}
 	for _, c := range t.Children {
-		if s := oneLine(c.Text); s != "" {
-			return label + ": " + truncate(s, 72)
+		if s := firstLine(c.Text); s != "" {
+			return label + ": " + textfmt.Clip(s, 72)
 		}
 	}
 	return fmt.Sprintf("%s %d", label, t.Number)
@@ -361,6 +377,7 @@ func (s *scanner) task(off int) {
 	}
 	t.Tag = Span{off, end}
 	t.Attrs = attrs
+	t.tag = s.src[off:end:end]
 	s.pos = end
 	if selfClosing {
 		t.Closed = true
@@ -538,9 +555,10 @@ func hasTag(b []byte, name string) bool {
 	return false
 }
 
-// closesAt reports whether an end tag name ending at b[n] is followed by optional space and '>'.
+// closesAt reports whether an end tag name ending at b[n] is followed by optional white space
+// (line ends included, as in XML) and '>'.
 func closesAt(b []byte, n int) bool {
-	for n < len(b) && (b[n] == ' ' || b[n] == '\t') {
+	for n < len(b) && isSpace(b[n]) {
 		n++
 	}
 	return n < len(b) && b[n] == '>'
@@ -732,18 +750,11 @@ func nextLine(src []byte, lineEnd int) int {
 	return len(src)
 }
 
-func oneLine(s string) string {
+// firstLine is the first non-blank line of s, trimmed (a task name from a multi-line element).
+func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = strings.TrimSpace(s[:i])
 	}
 	return s
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -44,20 +44,23 @@ func descending(size int) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// TestScanIsLinear: every pathological input of a few megabytes is scanned in well under a
-// second (a quadratic scan takes minutes), either completely or giving up with ErrTooComplex.
+// TestScanIsLinear: every pathological input of a few megabytes is scanned within the linear work
+// budget (a quadratic scan would need terabytes of work), either completely or giving up with
+// ErrTooComplex right after the budget runs out. It counts the scanner's work units, the bytes it
+// examines, never wall time, so a busy machine cannot make it fail.
 func TestScanIsLinear(t *testing.T) {
 	size := 2 << 20
 	if testing.Short() {
 		size = 1 << 20
 	}
 	for name, src := range pathological(size) {
-		start := time.Now()
-		p := Scan(src)
-		d := time.Since(start)
-		t.Logf("%s: %d bytes, %v, %d tasks, err %v", name, len(src), d, len(p.Tasks), p.Err)
-		if d > 3*time.Second {
-			t.Errorf("%s: scanning %d bytes took %v", name, len(src), d)
+		p := &Plan{Src: src, lines: []int{0}}
+		s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
+		s.run()
+		t.Logf("%s: %d bytes, %d work units (budget %d), %d tasks, err %v", name, len(src), s.work, s.budget, len(p.Tasks), p.Err)
+		// One look-ahead may overshoot the budget before the scanner notices; nothing after.
+		if limit := s.budget + len(src) + callCost; s.work > limit {
+			t.Errorf("%s: scanning %d bytes took %d work units, more than the linear limit %d", name, len(src), s.work, limit)
 		}
 		if p.Err != nil && !errors.Is(p.Err, ErrTooComplex) {
 			t.Errorf("%s: err %v", name, p.Err)

@@ -124,15 +124,6 @@ func Count(sts []Status) Counts {
 	return c
 }
 
-// Names returns every task's readable name, in order.
-func (p *Plan) Names() []string {
-	out := make([]string, len(p.Tasks))
-	for i := range p.Tasks {
-		out[i] = p.Tasks[i].Name()
-	}
-	return out
-}
-
 // validPlanPath reports whether a path can be written into a header comment safely.
 func validPlanPath(path string) bool {
 	return path != "" && !strings.ContainsAny(path, "\r\n") && !strings.Contains(path, "-->")

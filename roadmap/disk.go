@@ -22,7 +22,7 @@ const sniffLen = 8000
 // Errors for files that are not text this package can read. They are wrapped
 // with the file's path.
 var (
-	ErrTooLarge = fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)
+	ErrTooLarge = errors.New("larger than the 8 MiB gsd reads") // MaxFileSize
 	ErrBinary   = errors.New("file is binary (contains NUL bytes)")
 )
 
@@ -43,6 +43,7 @@ func readText(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	size := int64(0)
 	if fi, err := f.Stat(); err == nil {
 		if fi.IsDir() {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
@@ -50,10 +51,23 @@ func readText(fsys fs.FS, name string) ([]byte, error) {
 		if fi.Size() > MaxFileSize {
 			return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 		}
+		size = fi.Size()
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	// Read into a buffer of the file's size (and a byte more, to see the end), as os.ReadFile
+	// does, rather than io.ReadAll's doubling: a large roadmap is read on every agent turn.
+	b := make([]byte, 0, size+1)
+	for len(b) <= MaxFileSize {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since it was stat'ed
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if len(b) > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
@@ -174,7 +188,7 @@ func phaseDir(dir string, e dirEntry) (Phase, bool) {
 	if !ok {
 		return Phase{}, false
 	}
-	return Phase{Num: n, Name: slug, Dir: path.Join(dir, e.name)}, true
+	return Phase{Num: n, Name: slug, Dir: dir + "/" + e.name}, true
 }
 
 // startsWithNumber is a quick test that name ("03-x", "E73-x", "CK-03-x") may be phase n's:

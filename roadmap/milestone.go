@@ -194,7 +194,7 @@ func parseMilestone(text string, inList bool) (Milestone, bool) {
 		m.Status = milestoneStatus(lower)
 	}
 	m.First, m.Last = phaseRange(lower)
-	m.Name = cleanName(cutDescription(strings.NewReplacer("**", "", "__", "").Replace(t)))
+	m.Name = cleanName(cutDescription(strings.ReplaceAll(strings.ReplaceAll(t, "**", ""), "__", "")))
 	m.key = milestoneKey(lower, m.Name)
 	return m, true
 }
@@ -234,7 +234,8 @@ func phaseRange(lower string) (PhaseNum, PhaseNum) {
 			k++
 		}
 		k = skipSpace(lower, k)
-		first, rest, ok := parsePhasePrefix(strings.ToUpper(lower[k:]))
+		// Upper-cased for series prefixes ("e73" is E73); a range fits in a few dozen bytes.
+		first, rest, ok := parsePhasePrefix(strings.ToUpper(lower[k:min(len(lower), k+48)]))
 		if !ok {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
@@ -105,14 +106,19 @@ const (
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
 func ParseRoadmap(path string, src []byte) *Roadmap {
-	byNum := make(map[string]*facts, bytes.Count(src, []byte("\n"))/4)
+	byNum := make(map[phaseKey]*facts, min(bytes.Count(src, []byte("\n")), 4096)) // no rehashing
 	var order []*facts
 	ms := newMilestones()
+	var slab []facts // facts are allocated in blocks: a roadmap can name a thousand phases
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
-		k := n.String()
+		k := n.key()
 		f := byNum[k]
 		if f == nil {
-			f = &facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1}
+			if len(slab) == cap(slab) {
+				slab = make([]facts, 0, 64)
+			}
+			slab = append(slab, facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1})
+			f = &slab[len(slab)-1]
 			byNum[k] = f
 			order = append(order, f)
 		}
@@ -221,13 +227,16 @@ func (r *Roadmap) Listed(i int) []Entry {
 	if r == nil {
 		return nil
 	}
+	byOrder := func(a, b Entry) int { return cmpInt(a.Order, b.Order) } // orders are unique
+	if i < 0 && slices.IsSortedFunc(r.Phases, byOrder) {
+		return slices.Clip(r.Phases) // listed in numeric order: no copy (a thousand phases is 150 KB)
+	}
 	var out []Entry
 	for _, e := range r.Phases {
 		if i < 0 || e.Milestone == i {
 			out = append(out, e)
 		}
 	}
-	byOrder := func(a, b Entry) int { return cmpInt(a.Order, b.Order) } // orders are unique
 	if !slices.IsSortedFunc(out, byOrder) {
 		slices.SortFunc(out, byOrder)
 	}
@@ -274,8 +283,31 @@ func (f *facts) entry() Entry {
 // indexFold is strings.Index ignoring ASCII case, for an ASCII sub; indexes
 // stay valid in s whatever else s holds.
 func indexFold(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	c := sub[0]
+	lo, up := c|0x20, c&^0x20 // both cases of an ASCII letter; other bytes are their own case
+	if c < 'A' || c > 'z' || c > 'Z' && c < 'a' {
+		lo, up = c, c
+	}
+	if lo == up {
+		// The first byte has one case ('<' of "<summary"): jump from one to the next.
+		for i := 0; i+len(sub) <= len(s); {
+			j := strings.IndexByte(s[i:], lo)
+			if j < 0 || i+j+len(sub) > len(s) {
+				return -1
+			}
+			if strings.EqualFold(s[i+j:i+j+len(sub)], sub) {
+				return i + j
+			}
+			i += j + 1
+		}
+		return -1
+	}
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		// Only where the first byte matches is the whole compared: most lines hold no match.
+		if b := s[i]; (b == lo || b == up) && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}
@@ -349,6 +381,9 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 // cleanName trims a phase name taken from a checklist line, heading or table
 // cell: the description after a dash, trailing "(...)" groups and emphasis.
 func cleanName(s string) string {
+	if plainName(s) {
+		return s // "Phase 12", "Foundation": most names need nothing done
+	}
 	s = strings.Trim(s, " \t*_")
 	for strings.HasSuffix(s, ")") {
 		i := strings.LastIndexByte(s, '(')
@@ -365,6 +400,24 @@ func cleanName(s string) string {
 		}
 	}
 	return s
+}
+
+// plainName reports whether cleanName would return s as it is: ASCII letters, digits and single
+// inner spaces, ending in a letter or digit.
+func plainName(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == ' ' && s[i-1] != ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // cutDescription cuts the description off a checklist line or heading's name: "Auth - the
@@ -582,7 +635,7 @@ func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
 	if !ok {
 		return PhaseNum{}, "", false
 	}
-	if rest != "" && !strings.ContainsRune(" \t.:-—–", []rune(rest)[0]) {
+	if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune(" \t.:-—–", r) {
 		return PhaseNum{}, "", false
 	}
 	if len(rest) > 1 && rest[0] == '-' && isDigit(rest[1]) {

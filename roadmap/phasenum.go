@@ -122,6 +122,18 @@ func (n PhaseNum) Compare(m PhaseNum) int {
 	return cmpInt(int(n.suffix), int(m.suffix))
 }
 
+// phaseKey identifies a phase number as a map key: "03" and "3" have the same key.
+type phaseKey struct {
+	prefix string
+	seg    [maxSegments]int32
+	nseg   uint8
+	suffix byte
+}
+
+func (n PhaseNum) key() phaseKey {
+	return phaseKey{prefix: n.prefix, seg: n.seg, nseg: n.nseg, suffix: n.suffix}
+}
+
 // Equal reports whether n and m are the same phase ("03" and "3" are).
 func (n PhaseNum) Equal(m PhaseNum) bool { return n.Compare(m) == 0 }
 

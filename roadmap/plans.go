@@ -25,9 +25,6 @@ func (p Plan) Fix() bool { return p.fix }
 // Done reports whether the plan's SUMMARY exists.
 func (p Plan) Done() bool { return p.Summary != "" }
 
-// ErrNotPlan is returned by FindPlan for a file whose name is not a plan's.
-var ErrNotPlan = errors.New("not a plan file")
-
 // fileKind says what a file in a phase directory is.
 type fileKind uint8
 
@@ -279,7 +276,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 					id = dirPhase.Raw() + "-" + id
 				}
 			}
-			p := path.Join(d, e.name)
+			p := d + "/" + e.name
 			if kind == kindSummary {
 				// Two spellings of one SUMMARY: the first by name, whatever the listing's order.
 				if other, dup := summaries[key.String()]; !dup || p < other {
@@ -345,30 +342,6 @@ func PhaseOf(planPath string) (PhaseNum, bool) {
 		return PhaseNum{}, false
 	}
 	return key.phase, true
-}
-
-// FindPlan looks up one plan by path, for checking a session's plan: it lists
-// the plan's phase directory and returns the plan with its Summary set if the
-// plan is done. A plan file that no longer exists gives an error matching
-// fs.ErrNotExist; a path that does not name a plan gives ErrNotPlan.
-func FindPlan(fsys fs.FS, planPath string) (Plan, error) {
-	p := cleanPath(planPath)
-	if !fs.ValidPath(p) {
-		return Plan{}, &fs.PathError{Op: "find plan", Path: planPath, Err: fs.ErrInvalid}
-	}
-	if _, ok := PlanID(path.Base(p)); !ok {
-		return Plan{}, fmt.Errorf("%s: %w", p, ErrNotPlan)
-	}
-	plans, err := ScanPlans(fsys, PhaseDirOf(p))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Plan{}, err
-	}
-	for _, pl := range plans {
-		if pl.Path == p {
-			return pl, nil
-		}
-	}
-	return Plan{}, &fs.PathError{Op: "find plan", Path: p, Err: fs.ErrNotExist}
 }
 
 // PhaseDirOf is the phase directory a plan file belongs to: its own directory, or the parent of

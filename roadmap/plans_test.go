@@ -276,46 +276,6 @@ func TestPhaseOf(t *testing.T) {
 	}
 }
 
-func TestFindPlan(t *testing.T) {
-	const dir = ".planning/phases/10-flow"
-	fsys := files(
-		dir+"/10-01-PLAN.md", dir+"/10-01-SUMMARY.md",
-		dir+"/10-02-PLAN.md",
-		dir+"/plans/PLAN-03-nested.md", dir+"/plans/SUMMARY-03-nested.md",
-		dir+"/10-CONTEXT.md",
-	)
-	tests := []struct {
-		path    string
-		done    bool
-		wantErr error
-	}{
-		{dir + "/10-01-PLAN.md", true, nil},
-		{"./" + dir + "/10-02-PLAN.md", false, nil},
-		{dir + "/plans/PLAN-03-nested.md", true, nil},
-		{dir + "/10-04-PLAN.md", false, fs.ErrNotExist},
-		{".planning/phases/99-gone/99-01-PLAN.md", false, fs.ErrNotExist},
-		{dir + "/10-CONTEXT.md", false, ErrNotPlan},
-		{dir + "/10-01-SUMMARY.md", false, ErrNotPlan},
-		{"../outside/10-01-PLAN.md", false, fs.ErrInvalid},
-	}
-	for _, tt := range tests {
-		p, err := FindPlan(fsys, tt.path)
-		if tt.wantErr != nil {
-			if !errors.Is(err, tt.wantErr) {
-				t.Errorf("FindPlan(%q) err = %v, want %v", tt.path, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("FindPlan(%q): %v", tt.path, err)
-			continue
-		}
-		if p.Done() != tt.done || p.Path != cleanPath(tt.path) {
-			t.Errorf("FindPlan(%q) = %+v, want done=%v", tt.path, p, tt.done)
-		}
-	}
-}
-
 func TestNextPlan(t *testing.T) {
 	plans := []Plan{
 		{ID: "03-01", Path: "d/03-01-PLAN.md", Summary: "d/03-01-SUMMARY.md"},

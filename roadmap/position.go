@@ -46,8 +46,8 @@ const (
 // Evidence is one fact a decision rests on, with where it was read.
 type Evidence struct {
 	Decision string `json:"decision"` // "scope", "milestone", "phase" or "plan"
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
+	File     string `json:"file"`     // "" when no file says it (the scope from GSD_WORKSTREAM)
+	Line     int    `json:"line"`     // 0 for a whole file or directory, as problems have it
 	Says     string `json:"says"`
 }
 
@@ -68,19 +68,27 @@ func (e Evidence) String() string {
 // (the current phase, and the phases it passes over), so it stays cheap on a project with
 // hundreds of finished phases. Unreadable files are errors; files that do not add up are not.
 func Locate(fsys fs.FS, planningDir string) (*Position, error) {
+	pos, _, err := locate(fsys, planningDir)
+	return pos, err
+}
+
+// locate reads what the decision rests on and makes it; the index it returns has listed what
+// the decision needed, for Load to complete.
+func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
 	rm, err := ReadRoadmap(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	decl, err := ReadDeclared(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	idx, err := newDirIndex(fsys, planningDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return decide(rm, decl, idx)
+	pos, err := decide(rm, decl, idx)
+	return pos, idx, err
 }
 
 // ScopeOf names the scope of a planning directory: "root" or "workstream:NAME".
@@ -96,8 +104,12 @@ func ScopeOf(planningDir string) string {
 func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
 	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
 	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
-	if p.Scope != "root" {
-		p.evidence("scope", "", 0, "workstream "+strings.TrimPrefix(p.Scope, "workstream:")+" (its own ROADMAP.md and STATE.md)")
+	if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
+		file, line := "", 0 // named by GSD_WORKSTREAM
+		if b, err := readText(idx.fsys, ".planning/active-workstream"); err == nil && firstLineIs(b, ws) {
+			file, line = ".planning/active-workstream", 1
+		}
+		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
 	}
 
 	// The current milestone and its phases.
@@ -514,4 +526,11 @@ func (p *Position) PhaseOf() int {
 		}
 	}
 	return n
+}
+
+// firstLineIs reports whether b's first line, trimmed (and without a BOM), is want: the file
+// names the workstream in force, not one GSD_WORKSTREAM overrode.
+func firstLineIs(b []byte, want string) bool {
+	first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
+	return strings.TrimSpace(first) == want
 }

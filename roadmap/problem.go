@@ -1,6 +1,11 @@
 package roadmap
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Severity says how much a problem matters. An error is something a CI
 // check should fail on: the files contradict each other in a way a person
@@ -30,4 +35,14 @@ func (p Problem) String() string {
 		return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Severity, p.Message)
 	}
 	return fmt.Sprintf("%s: %s: %s", p.File, p.Severity, p.Message)
+}
+
+// SortProblems orders problems by file, then line, keeping the order of those at one place.
+func SortProblems(ps []Problem) {
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Line, b.Line)
+	})
 }

@@ -95,25 +95,14 @@ func (pr *Progress) add(ph *PhaseInfo) {
 // permission) are errors; everything the files say that does not add up is a
 // Problem.
 func Load(fsys fs.FS, planningDir string) (*Project, error) {
-	rm, err := ReadRoadmap(fsys, planningDir)
-	if err != nil {
-		return nil, err
-	}
-	decl, err := ReadDeclared(fsys, planningDir)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := newDirIndex(fsys, planningDir)
+	pos, idx, err := locate(fsys, planningDir)
 	if err != nil {
 		return nil, err
 	}
 	if err := idx.listArchived(); err != nil {
 		return nil, err
 	}
-	pos, err := decide(rm, decl, idx)
-	if err != nil {
-		return nil, err
-	}
+	rm := pos.Roadmap
 	p := &Project{PlanningDir: planningDir, Roadmap: rm, Position: pos, Current: -1, idx: idx}
 	rmPath := path.Join(planningDir, "ROADMAP.md")
 	if rm == nil {
@@ -180,12 +169,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 	}
 	p.checkMarks(rmPath)
-	slices.SortStableFunc(p.Problems, func(a, b Problem) int {
-		if c := strings.Compare(a.File, b.File); c != 0 {
-			return c
-		}
-		return cmpInt(a.Line, b.Line)
-	})
+	SortProblems(p.Problems)
 	return p, nil
 }
 
@@ -345,32 +329,37 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 // scanQuick lists <planningDir>/quick: one task per subdirectory.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	ents, err := fs.ReadDir(fsys, dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	ents, err := listDir(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(ents, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	var out []QuickTask
 	for _, e := range ents {
-		if !e.IsDir() {
+		if e.known && !e.dir {
 			continue
 		}
-		d := path.Join(dir, e.Name())
-		files, err := fs.ReadDir(fsys, d)
+		d := dir + "/" + e.name
+		files, err := listDir(fsys, d)
+		if errors.Is(err, errNotDir) {
+			continue // a file beside the task directories
+		}
 		if err != nil {
 			return nil, err
 		}
+		slices.SortFunc(files, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 		q := QuickTask{Dir: d}
 		for _, f := range files {
-			n := f.Name()
+			n := f.name
 			switch {
-			case f.IsDir():
+			case f.dir:
 			case strings.HasSuffix(n, "SUMMARY.md"):
 				q.Done = true
 			case strings.HasSuffix(n, "PLAN.md") && q.Plan == "":
-				q.Plan = path.Join(d, n)
+				q.Plan = d + "/" + n
 			}
 		}
 		out = append(out, q)

@@ -1,6 +1,9 @@
 package roadmap
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Status is a phase's state as ROADMAP.md records it, normalised from the
 // many spellings real roadmaps use.
@@ -61,8 +64,7 @@ var statusWords = []struct {
 // normalStatus lower-cases a status text, reads "-", "_" and tabs as spaces, drops emphasis
 // ("*") and squeezes spaces: "In-Progress**" is "in progress". Only the first 40 bytes
 // matter (no status word is longer), so a cell of any length costs no more.
-func normalStatus(t string) string {
-	var buf [40]byte
+func normalStatus(t string, buf *[40]byte) string {
 	n := 0
 	space := false
 	for i := 0; i < len(t) && n < len(buf); i++ {
@@ -84,7 +86,7 @@ func normalStatus(t string) string {
 		buf[n] = c
 		n++
 	}
-	return string(buf[:n])
+	return unsafe.String(&buf[0], n) // buf outlives every use of the result (ParseStatus's frame)
 }
 
 // ParseStatus normalises a status text from a progress table cell or a
@@ -108,7 +110,8 @@ func ParseStatus(text string) Status {
 		}
 		return StatusUnknown
 	}
-	t = normalStatus(t)
+	var buf [40]byte
+	t = normalStatus(t, &buf)
 	for _, w := range statusWords {
 		if hasWordPrefix(t, w.prefix) {
 			return w.status

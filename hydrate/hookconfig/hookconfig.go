@@ -9,11 +9,13 @@ package hookconfig
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
@@ -87,9 +89,35 @@ func keepBOM(src []byte, edit func([]byte) ([]byte, bool, error)) ([]byte, bool,
 	return append(bom[:len(bom):len(bom)], out...), changed, nil
 }
 
+// MaxSettingsSize bounds the settings file gsd reads: real ones are a few kilobytes.
+const MaxSettingsSize = 1 << 20
+
+// lockTimeout bounds how long an edit waits for another gsd editing the same settings file,
+// which holds the lock for milliseconds.
+const lockTimeout = 10 * time.Second
+
 func editFile(path string, dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Change, error) {
+	if dryRun {
+		return editLocked(path, true, edit)
+	}
+	// Every writer of the file locks its directory (created first, and synced into its parent),
+	// so two installs at once cannot lose each other's edit.
+	dir := filepath.Dir(path)
+	if err := atomicfile.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	l, err := atomicfile.LockDir(context.Background(), dir, lockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	atomicfile.RemoveTemps(dir, filepath.Base(path))
+	return editLocked(path, false, edit)
+}
+
+func editLocked(path string, dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Change, error) {
 	c := &Change{Path: path}
-	src, err := os.ReadFile(path)
+	src, err := atomicfile.ReadFile(path, MaxSettingsSize)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -104,9 +132,6 @@ func editFile(path string, dryRun bool, edit func([]byte) ([]byte, bool, error))
 	c.After, c.Changed = out, changed
 	if !changed || dryRun {
 		return c, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
 	}
 	if err := atomicfile.WriteFile(path, out, 0o644); err != nil {
 		return nil, err

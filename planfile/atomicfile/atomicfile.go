@@ -86,9 +86,9 @@ func CreateExclusive(path string, data []byte, perm fs.FileMode) error {
 // files: "." + the target's base name + a random decimal number.
 //
 // Temporary files only outlive a call when the process crashes, and a crash leaves nothing but
-// such dot-files. A file that matches may also belong to a write in progress in another process,
-// so clean up only while holding the directory's Lock, or only files that are clearly old. The
-// pattern is loose (".bashrc2" matches too): use it only in directories gsd owns.
+// such dot-files. A file that matches may also belong to a write in progress in another process:
+// remove them with RemoveTemps, never directly. The pattern is loose (".bashrc2" matches too):
+// use it only with the target's base name (see RemoveTemps).
 func IsTemp(name string) bool {
 	name = filepath.Base(name)
 	if len(name) < 3 || name[0] != '.' {
@@ -179,6 +179,7 @@ func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) 
 	if err != nil {
 		return "", tempCreateError(dir, err)
 	}
+	lockTemp(f)
 	tmp := f.Name()
 	_, err = f.Write(data)
 	if err == nil {

@@ -18,7 +18,8 @@ const lockRetryDelay = 5 * time.Millisecond
 
 // Locked is a held lock; release it with Unlock.
 type Locked struct {
-	fl *flock.Flock
+	path   string
+	unlock func() error // nil once released
 }
 
 // Lock takes an exclusive advisory lock on the lock file at path, waiting at most timeout.
@@ -57,13 +58,43 @@ func Lock(ctx context.Context, path string, timeout time.Duration) (*Locked, err
 	case !ok:
 		return nil, fmt.Errorf("lock %s: %w (waited %v)", path, ErrLocked, max(timeout, 0))
 	}
-	return &Locked{fl: fl}, nil
+	return &Locked{path: path, unlock: fl.Unlock}, nil
 }
 
 // Unlock releases the lock; calling it again does nothing.
 func (l *Locked) Unlock() error {
-	if err := l.fl.Unlock(); err != nil {
-		return fmt.Errorf("unlock %s: %w", l.fl.Path(), err)
+	if l.unlock == nil {
+		return nil
+	}
+	unlock := l.unlock
+	l.unlock = nil
+	if err := unlock(); err != nil {
+		return fmt.Errorf("unlock %s: %w", l.path, err)
 	}
 	return nil
+}
+
+// poll calls try until it reports success or an error, or timeout (or ctx) runs out; a timeout
+// of zero or less tries once. It is Lock's waiting loop for locks that are not a gofrs/flock.
+func poll(ctx context.Context, path string, timeout time.Duration, try func() (bool, error)) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("lock %s: %w", path, err)
+		}
+		ok, err := try()
+		if err != nil {
+			return fmt.Errorf("lock %s: %w", path, err)
+		}
+		if ok {
+			return nil
+		}
+		if !time.Now().Before(deadline) {
+			return fmt.Errorf("lock %s: %w (waited %v)", path, ErrLocked, max(timeout, 0))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(lockRetryDelay):
+		}
+	}
 }

@@ -32,6 +32,7 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	// Removes the temporary file unless CloseAtomicallyReplace succeeded; its own error adds
 	// nothing to the one being returned.
 	defer func() { _ = pf.Cleanup() }()
+	lockTemp(pf.File)
 	if _, err := pf.Write(data); err != nil {
 		return err
 	}

@@ -75,35 +75,23 @@ func (d *Doc) frontmatterKey(key string) (int, string, bool) {
 	return 0, "", false
 }
 
-var (
-	completeRe = lazyRegexp(`(?i)\bcomplete(d)?\b`)
-	planWordRe = lazyRegexp(`(?i)\b(plan|task)s?\b`)
-	parensRe   = lazyRegexp(`\([^()]*\)`)
-	// statusCompleteRe: "complete", "✓ Complete", "Phase complete", "Phase 8 Complete — ...".
-	statusCompleteRe = lazyRegexp(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
-	pausedRe         = lazyRegexp(`(?i)\bpaused\b`)
-	// nextPhaseRe: "/gsd:plan-phase 15", "`/gsd-execute-phase 05-name`", or a value starting
-	// "Phase 15".
-	nextPhaseRe = lazyRegexp(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
-)
-
 // phaseSaysComplete reads what follows the phase token of a Phase line ("of 8 (Name) — COMPLETE"):
 // a parenthesised name ("(context complete)") is not a status, nor a plan that is complete.
 func phaseSaysComplete(rest string) bool {
-	rest = parensRe().ReplaceAllString(rest, "")
-	loc := completeRe().FindStringIndex(rest)
-	return loc != nil && !planWordRe().MatchString(rest[:loc[0]])
+	rest = dropParens(rest)
+	i := indexComplete(rest)
+	return i >= 0 && !hasPlanWord(rest[:i])
 }
 
-func statusSaysComplete(v string) bool { return statusCompleteRe().MatchString(v) }
+func statusSaysComplete(v string) bool { return statusComplete(v) }
 
 // paused returns a value's wording from "paused" on, without trailing punctuation.
 func paused(v string) string {
-	loc := pausedRe().FindStringIndex(v)
-	if loc == nil {
+	i := indexWordFold(v, "paused")
+	if i < 0 {
 		return ""
 	}
-	return strings.TrimRight(v[loc[0]:], " \t.;,)*")
+	return strings.TrimRight(v[i:], " \t.;,)*")
 }
 
 // next finds the phase named by a Next line ("Next: Run /gsd:plan-phase 15", "- **Next action:**
@@ -131,8 +119,8 @@ func (d *Doc) next() (string, int) {
 			if !ok || !strings.HasPrefix(strings.ToLower(name), "next") {
 				continue
 			}
-			if m := nextPhaseRe().FindStringSubmatch(v); m != nil {
-				return m[1], i + 1
+			if tok := nextPhase(v); tok != "" {
+				return tok, i + 1
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -54,7 +56,7 @@ func TestGolden(t *testing.T) {
 			}
 			out, changes := Rewrite(src, v)
 			golden(t, name+".golden.md", out)
-			golden(t, name+".diff", Diff("STATE.md", src, out))
+			golden(t, name+".diff", diff.Diff("STATE.md", src, "STATE.md", out))
 			if (len(changes) == 0) != bytes.Equal(src, out) {
 				t.Errorf("%d changes, output unchanged %v", len(changes), bytes.Equal(src, out))
 			}
@@ -87,6 +89,6 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s: output differs from golden file\n%s", name, Diff(name, want, got))
+		t.Errorf("%s: output differs from golden file\n%s", name, diff.Diff(name, want, name, got))
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/rogpeppe/go-internal/diff"
 )
 
 // Values are the derived values to write. A zero or unknown field means "not known: leave the
@@ -486,9 +484,4 @@ func New(v Values, now time.Time) []byte {
 	}
 	b.WriteString("## Session Continuity\n\nLast session: " + now.UTC().Format("2006-01-02 15:04") + "\nStopped at: unknown\nResume file: None\n")
 	return []byte(b.String())
-}
-
-// Diff is the unified diff from old to new of the file called name; nil when they are equal.
-func Diff(name string, old, new []byte) []byte {
-	return diff.Diff(name, old, name, new)
 }

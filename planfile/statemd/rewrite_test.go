@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // TestRewriteRules: each rule of "only a better-informed value", on lines as real STATE.md
@@ -194,7 +196,7 @@ func TestRewriteRules(t *testing.T) {
 			}
 			out, changes := Rewrite([]byte(tt.in), tt.v)
 			if string(out) != want {
-				t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, Diff("STATE.md", []byte(want), out))
+				t.Errorf("got:\n%s\nwant:\n%s\n%s", out, want, diff.Diff("STATE.md", []byte(want), "STATE.md", out))
 			}
 			var fields []string
 			for _, c := range changes {
@@ -279,11 +281,11 @@ func TestNewAndDiff(t *testing.T) {
 	if _, ch := Rewrite(b, v); len(ch) != 0 {
 		t.Errorf("a new STATE.md disagrees with its own values: %+v", ch)
 	}
-	if d := Diff("STATE.md", b, b); d != nil {
+	if d := diff.Diff("STATE.md", b, "STATE.md", b); d != nil {
 		t.Errorf("Diff of equal files = %q", d)
 	}
 	out, _ := Rewrite(b, Values{Phase: "4", Status: "Ready to plan"})
-	d := string(Diff(".planning/STATE.md", b, out))
+	d := string(diff.Diff(".planning/STATE.md", b, ".planning/STATE.md", out))
 	if !strings.Contains(d, "-Phase: 3 of 3 (Three)\n-Plan: 2 of 2 in current phase\n-Status: In progress\n+Phase: 4\n") || !strings.Contains(d, "+++ .planning/STATE.md") {
 		t.Errorf("Diff:\n%s", d)
 	}

@@ -5,17 +5,9 @@
 package statemd
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
-
-// lazyRegexp compiles expr on first use: every gsd command links this package, few read
-// STATE.md, and compiling at init would slow every process start.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // line is one line of STATE.md with its line ending kept apart.
 type line struct {
@@ -223,12 +215,20 @@ func isPositionTitle(title string) bool {
 	return rest == "" || strings.ContainsAny(rest[:1], ":—–-(")
 }
 
-// fieldNames maps the label names of the Current Position fields to the field.
-var fieldNames = map[string]string{
-	"phase": "Phase", "current phase": "Phase",
-	"plan": "Plan", "current plan": "Plan",
-	"status":   "Status",
-	"progress": "Progress",
+// fieldName maps the label name of a Current Position field to the field (a switch, not a map:
+// a map literal would be built at every process start).
+func fieldName(name string) (string, bool) {
+	switch strings.ToLower(name) {
+	case "phase", "current phase":
+		return "Phase", true
+	case "plan", "current plan":
+		return "Plan", true
+	case "status":
+		return "Status", true
+	case "progress":
+		return "Progress", true
+	}
+	return "", false
 }
 
 // fieldAt returns the Current Position field a line sets, its label bytes and its value.
@@ -237,25 +237,22 @@ func fieldAt(text string) (field, label, value string, ok bool) {
 	if !ok {
 		return "", "", "", false
 	}
-	field, ok = fieldNames[strings.ToLower(name)]
+	field, ok = fieldName(name)
 	return field, label, value, ok
 }
-
-// phaseTokRe matches the phase a value starts with: "07 of 9", "Phase 12.3.1 — Name",
-// "**E73**", "\"07\"".
-var phaseTokRe = lazyRegexp("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)")
 
 // phaseToken returns the phase token a value starts with and the byte span it occupies; "" when
 // the value does not start with one.
 func phaseToken(v string) (tok string, start, end int) {
-	m := phaseTokRe().FindStringSubmatchIndex(v)
-	if m == nil {
+	// The phase a value starts with: "07 of 9", "Phase 12.3.1 — Name", "**E73**", "\"07\"".
+	s, e := phaseTokenSpan(v)
+	if s < 0 {
 		return "", 0, 0
 	}
-	if e := m[3]; e < len(v) && (isAlnum(v[e])) {
+	if e < len(v) && (isAlnum(v[e])) {
 		return "", 0, 0 // "3rd", "12abc": not a phase number
 	}
-	return v[m[2]:m[3]], m[2], m[3]
+	return v[s:e], s, e
 }
 
 func isAlnum(c byte) bool {
@@ -337,14 +334,12 @@ func aOfB(v string) (a, b, end int, ok bool) {
 	return a, b, end, b >= 0
 }
 
-var percentRe = lazyRegexp(`(?:^|[^0-9])([0-9]{1,3})%`)
-
 // percentSpan finds the first "NN%" of a Progress value: the number and its byte span.
 func percentSpan(v string) (n, start, end int, ok bool) {
-	m := percentRe().FindStringSubmatchIndex(v)
-	if m == nil {
+	s, e := percentAt(v)
+	if s < 0 {
 		return 0, 0, 0, false
 	}
-	n, _ = strconv.Atoi(v[m[2]:m[3]])
-	return n, m[2], m[3], true
+	n, _ = strconv.Atoi(v[s:e])
+	return n, s, e, true
 }

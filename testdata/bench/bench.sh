@@ -1,57 +1,145 @@
 #!/usr/bin/env bash
-# Whole-process timings: the static gsd binary's `hydrate` on a generated project, next to the
-# specification's shell pipeline and a Go hello-world's process start. Needs hyperfine.
+# bench.sh GSD [spec|hydrate|upstream]...: whole-process timings of the static gsd binary, each
+# comparison measured by one hyperfine invocation so that its ratio comes from one run:
+#   spec      `gsd hydrate` next to the specification's shell pipeline (testdata/bench/spec-hydrate.sh)
+#   hydrate   `gsd hydrate --porcelain` (a valid session) on 10 and on 1,000 finished phases, and
+#             a static Go hello-world's process start as the floor
+#   upstream  `gsd progress --json` against upstream GSD's `gsd-tools.cjs roadmap analyze` on
+#             scratch copies of the largest corpus tree (../shared/corpus/cipher-box)
+# With no section named, all three run; a summary of the ratios ends the output.
+# Needs hyperfine, go, git, and for `upstream` node, npm (the package is fetched with `npm pack` into
+# a scratch directory at every run) and ../shared next to the repository. The summary is computed
+# with node when it is present, else python3 (BENCH_JSON=python3 chooses). make bench is not run in CI.
 set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream]..." >&2; exit 2; }
 gsd=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+shift
+sections=${*:-spec hydrate upstream}
 here=$(cd "$(dirname "$0")" && pwd)
-command -v hyperfine >/dev/null || { echo "bench: hyperfine is needed (apt-get install hyperfine)"; exit 1; }
+root=$(cd "$here/../.." && pwd)
+upstream_pkg=get-shit-done-cc@1.37.1
+corpus=$root/../shared/corpus/cipher-box
+
+die() { echo "bench: $*" >&2; exit 1; }
+want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+for s in $sections; do
+  case $s in spec | hydrate | upstream) ;; *) die "unknown section $s (spec, hydrate, upstream)" ;; esac
+done
+command -v hyperfine >/dev/null || die "hyperfine is needed (apt-get install hyperfine)"
+if want upstream; then
+  command -v node >/dev/null || die "node is needed for the upstream comparison (apt-get install nodejs npm)"
+  command -v npm >/dev/null || die "npm is needed for the upstream comparison (apt-get install npm)"
+  [ -d "$corpus/.planning" ] || die "the corpus tree $corpus is missing: the upstream comparison needs ../shared next to the repository"
+fi
+json=${BENCH_JSON:-} # node or python3, to choose
+if [ -n "$json" ]; then command -v "$json" >/dev/null || die "BENCH_JSON=$json is not on PATH"
+elif command -v node >/dev/null; then json=node
+elif command -v python3 >/dev/null; then json=python3
+else die "node or python3 is needed to read hyperfine's JSON for the summary"
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+summary=$work/summary.txt
+: > "$summary"
 
-# A project of 10 phases x 8 plans; phase 10 in progress with its plans 01-03 done.
-proj=$work/proj
-mkdir -p "$proj/.planning/phases"
-{
-  echo "# Roadmap"; echo; echo "| Phase | Plans Complete | Status | Completed |"; echo "|---|---|---|---|"
-  for p in $(seq 1 10); do
-    if [ "$p" -lt 10 ]; then echo "| $p. Phase $p | 8/8 | Complete | 2026-01-01 |"; else echo "| $p. Phase $p | 3/8 | In progress | - |"; fi
+# ratio EXPORT NAME-A NAME-B TARGET: one summary line, A's time over B's from one hyperfine export.
+ratio() {
+  local code
+  if [ "$json" = node ]; then
+    code='const [f,a,b,t]=process.argv.slice(1);const r=JSON.parse(require("fs").readFileSync(f)).results;
+const g=n=>{const x=r.find(y=>y.command===n);if(!x)throw new Error("no result "+n);return x};
+const A=g(a),B=g(b),f3=x=>(x*1000).toFixed(3);
+const r2=(x,y)=>(x/y).toFixed(2);
+console.log(`${r2(A.mean,B.mean).padStart(7)}x  median ${r2(A.median,B.median)}x  min ${r2(A.min,B.min)}x  cpu ${r2(A.user+A.system,B.user+B.system)}x  ${a} ${f3(A.mean)} ms / ${b} ${f3(B.mean)} ms  target ${t}`)'
+    node -e "$code" "$@" >> "$summary"
+  else
+    code='import json,sys
+f,a,b,t=sys.argv[1:]
+r={x["command"]:x for x in json.load(open(f))["results"]}
+A,B=r[a],r[b]
+q=lambda k:A[k]/B[k]
+print("%7.2fx  median %.2fx  min %.2fx  cpu %.2fx  %s %.3f ms / %s %.3f ms  target %s"%(q("mean"),q("median"),q("min"),(A["user"]+A["system"])/(B["user"]+B["system"]),a,A["mean"]*1e3,b,B["mean"]*1e3,t))'
+    python3 -c "$code" "$@" >> "$summary"
+  fi
+}
+
+if want spec || want hydrate; then
+  # The per-turn case: a valid session (bootstrapped, one task complete, one in progress).
+  sizes=10
+  if want hydrate; then sizes="10 1000"; fi
+  for n in $sizes; do
+    echo "bench: generating a project of $n finished phases"
+    bash "$here/genproject.sh" "$work/p$n" "$n"
+    GSD_USER= "$gsd" -C "$work/p$n" hydrate >/dev/null # bootstraps the in-progress phase's plan 04
+    GSD_USER= "$gsd" -C "$work/p$n" mark-complete 1 >/dev/null
+    GSD_USER= "$gsd" -C "$work/p$n" mark-in-progress 2 >/dev/null
+    out=$(GSD_USER= "$gsd" -C "$work/p$n" hydrate --porcelain)
+    echo "bench: p$n hydrate says: $out"
   done
-} > "$proj/.planning/ROADMAP.md"
-for p in $(seq -w 1 10); do
-  d=$proj/.planning/phases/$p-phase-$p
-  mkdir -p "$d"
-  for n in $(seq -w 1 8); do
-    { echo "---"; echo "phase: $p"; echo "plan: $n"; echo "---"; echo; echo "<tasks>"
-      for t in 1 2 3 4 5; do
-        printf '<task type="auto">\n  <name>Task %s: step %s</name>\n  <files>src/f%s.go</files>\n  <action>Do `a && b` with Map<K, V>.</action>\n  <verify>go test ./...</verify>\n  <done>ok</done>\n</task>\n' "$t" "$t" "$t"
-      done
-      echo "</tasks>"; } > "$d/$p-$n-PLAN.md"
-    if [ "$p" -lt 10 ] || [ "$n" -le 03 ]; then echo "# done" > "$d/$p-$n-SUMMARY.md"; fi
+fi
+
+if want spec; then
+  echo "shell says: $(cd "$work/p10" && bash "$here/spec-hydrate.sh")   gsd says: $(GSD_USER= "$gsd" -C "$work/p10" hydrate --porcelain)"
+  (cd "$work/p10" && GSD_USER= hyperfine -N --warmup 20 --runs 300 --export-json "$work/spec.json" \
+    -n 'spec shell pipeline' "bash $here/spec-hydrate.sh" \
+    -n 'gsd hydrate' "$gsd hydrate --porcelain" \
+    -n 'gsd hydrate --no-bootstrap' "$gsd hydrate --no-bootstrap --porcelain")
+  ratio "$work/spec.json" 'spec shell pipeline' 'gsd hydrate' 'informational (spec pipeline over gsd)'
+fi
+
+if want hydrate; then
+  # A Go hello-world, built as gsd is, for the process-start floor.
+  mkdir -p "$work/hello"
+  printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("2") }\n' > "$work/hello/main.go"
+  printf 'module hello\n\ngo 1.22\n' > "$work/hello/go.mod"
+  (cd "$work/hello" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o hello .)
+  GSD_USER= hyperfine -N --warmup 20 --runs ${BENCH_RUNS:-300} --export-json "$work/hydrate.json" \
+    -n 'go hello-world' "$work/hello/hello" \
+    -n 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" \
+    -n 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain"
+  ratio "$work/hydrate.json" 'hydrate 1000' 'hydrate 10' '<= 1.3x'
+  ratio "$work/hydrate.json" 'hydrate 10' 'go hello-world' '<= 1.7x'
+  ratio "$work/hydrate.json" 'hydrate 1000' 'go hello-world' 'informational'
+fi
+
+if want upstream; then
+  echo "bench: fetching $upstream_pkg with npm pack (scratch directory, not kept)"
+  mkdir -p "$work/npm"
+  (cd "$work/npm" && npm pack --silent "$upstream_pkg" > /dev/null && tar xzf ./*.tgz) ||
+    die "npm pack $upstream_pkg failed (is the npm registry reachable?)"
+  tools=$work/npm/package/get-shit-done/bin/gsd-tools.cjs
+  [ -f "$tools" ] || die "$upstream_pkg has no get-shit-done/bin/gsd-tools.cjs"
+  # One scratch copy each, committed so that `reset` can undo anything a run writes.
+  for who in gsd upstream; do
+    c=$work/cb-$who
+    cp -R "$corpus/." "$c" && chmod -R u+w "$c"
+    git -C "$c" init -q && git -C "$c" add -A &&
+      git -C "$c" -c user.name=bench -c user.email=bench@example.invalid commit -qm corpus
   done
-done
-(cd "$proj" && git init -q && git config user.name "Bench User")
-GSD_USER= "$gsd" -C "$proj" hydrate >/dev/null          # bootstrap 10-04 for bench-user
-GSD_USER= "$gsd" -C "$proj" mark-complete 1 >/dev/null
-GSD_USER= "$gsd" -C "$proj" mark-in-progress 2 >/dev/null
+  printf '#!/bin/sh\ngit -C "$1" checkout -q -- . && git -C "$1" clean -qfdx\n' > "$work/reset"
+  chmod +x "$work/reset"
+  # Upstream's answer must be a real analysis before its time means anything.
+  node "$tools" --cwd "$work/cb-upstream" roadmap analyze > "$work/upstream.out" ||
+    die "upstream roadmap analyze failed on the corpus copy"
+  node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1]));
+if(!Array.isArray(d.phases)||d.phases.length<10||!(d.phase_count>0))throw new Error("upstream output is not an analysis");
+console.log(`bench: upstream analyze sees ${d.phase_count} phases, ${d.total_plans} plans, ${d.total_summaries} summaries, next phase ${d.next_phase}`)' "$work/upstream.out"
+  "$gsd" -C "$work/cb-gsd" progress --json > "$work/gsd.out" || die "gsd progress --json failed on the corpus copy"
+  node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1]));
+console.log(`bench: gsd progress sees ${d.phases.length} phases, ${d.progress.plansTotal} plans, ${d.progress.plansComplete} done`)' "$work/gsd.out"
+  for who in gsd upstream; do "$work/reset" "$work/cb-$who"; done
+  hyperfine -N --warmup 5 --runs 40 --export-json "$work/upstream.json" \
+    --prepare "$work/reset $work/cb-gsd" -n 'gsd progress --json' "$gsd -C $work/cb-gsd progress --json" \
+    --prepare "$work/reset $work/cb-upstream" -n 'upstream roadmap analyze' "node $tools --cwd $work/cb-upstream roadmap analyze"
+  for who in gsd upstream; do
+    changed=$(git -C "$work/cb-$who" status --porcelain | wc -l)
+    [ "$changed" -eq 0 ] || echo "bench: $who changed $changed files of its copy during the last run (reset before each run)"
+  done
+  ratio "$work/upstream.json" 'upstream roadmap analyze' 'gsd progress --json' '>= 40x (upstream over gsd)'
+fi
 
-# A Go hello-world, built the same way, for the process-start floor.
-mkdir -p "$work/hello" && cat > "$work/hello/main.go" <<'GO'
-package main
-
-import "fmt"
-
-func main() { fmt.Println("2") }
-GO
-(cd "$work/hello" && cat > go.mod <<'MOD'
-module hello
-go 1.22
-MOD
-CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$work/hello/hello" .)
-
-echo "shell says: $(cd "$proj" && bash "$here/spec-hydrate.sh")   gsd says: $(GSD_USER= "$gsd" -C "$proj" hydrate --porcelain)"
-cd "$proj"
-GSD_USER= hyperfine -N --warmup 20 --runs 300 \
-  -n 'spec shell pipeline' "bash $here/spec-hydrate.sh" \
-  -n 'gsd hydrate' "$gsd hydrate --porcelain" \
-  -n 'gsd hydrate --no-bootstrap' "$gsd hydrate --no-bootstrap --porcelain" \
-  -n 'go hello-world' "$work/hello/hello"
+echo
+echo "summary: A/B ratio of mean wall time, then of median, of min, of mean user+system CPU"
+echo "(hyperfine -N, one invocation per comparison; on a busy machine trust median and min):"
+cat "$summary"

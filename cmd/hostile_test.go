@@ -1,8 +1,8 @@
-package main
+package cmd_test
 
 // Hostile and broken input: every file in testdata/hostile is put where gsd reads it (a session,
 // a plan or the roadmap, by its name) and every command that reads it is run. The transcript of
-// exit codes and messages must equal testdata/hostile.golden (go test -run Hostile -update
+// exit codes and messages must equal ../testdata/hostile.golden (go test -run Hostile -update
 // rewrites it; review the diff). Beyond the transcript, for every run: no panic, at most one
 // line of error, nothing modified by a command that failed or only reads, and a session that
 // hydrate replaces is always archived first, byte for byte.
@@ -19,11 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/gsd-tools/gsd/cmd"
 	"github.com/gsd-tools/gsd/planfile"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/hostile.golden and the expected files of testdata/script/*.txtar")
+var update = flag.Bool("update", false, "rewrite ../testdata/hostile.golden and ../testdata/escape.golden")
 
 const (
 	hostilePlan    = ".planning/phases/01-x/01-01-PLAN.md"
@@ -47,7 +49,7 @@ func hostileProject(t *testing.T, session []byte) string {
 
 // validSession is ann's session for the project's plan, task 1 complete.
 func validSession(t *testing.T) []byte {
-	b, err := os.ReadFile(filepath.Join("testdata", "hostile", "bom.md"))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "hostile", "bom.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func hostileEnv(t *testing.T) {
 // TestHostileCorpus runs every file of testdata/hostile through the commands that read it.
 func TestHostileCorpus(t *testing.T) {
 	hostileEnv(t)
-	names, err := filepath.Glob(filepath.Join("testdata", "hostile", "*"))
+	names, err := filepath.Glob(filepath.Join("..", "testdata", "hostile", "*"))
 	if err != nil || len(names) < 40 {
 		t.Fatalf("the hostile corpus has %d files, want at least 40 (%v)", len(names), err)
 	}
@@ -267,7 +269,7 @@ func TestHostileCorpus(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "hostile.golden")
+	golden := filepath.Join("..", "testdata", "hostile.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(transcript.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -278,7 +280,7 @@ func TestHostileCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := transcript.String(); got != string(want) {
-		t.Errorf("transcript differs from %s (go test -run TestHostileCorpus -update, then review the diff):\n%s", golden, lineDiff(string(want), got))
+		t.Errorf("transcript differs from %s (go test -run TestHostileCorpus -update, then review the diff):\n%s", golden, diff.Diff(golden, want, "got", []byte(got)))
 	}
 }
 
@@ -290,28 +292,6 @@ func kept(t *testing.T, root string, data []byte) bool {
 		}
 	}
 	return false
-}
-
-// lineDiff shows the lines of got that are not at the same place in want.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var x, y string
-		if i < len(w) {
-			x = w[i]
-		}
-		if i < len(g) {
-			y = g[i]
-		}
-		if x != y {
-			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, x, y)
-			if b.Len() > 4000 {
-				break
-			}
-		}
-	}
-	return b.String()
 }
 
 func writeFile(t testing.TB, path, data string) {

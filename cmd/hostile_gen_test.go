@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cmd_test
 
 // Hostile input that cannot be committed: huge files (generated here, never checked in), symlinks
 // and their loops, FIFOs, directories and unreadable files where files are expected, names and
@@ -19,6 +19,7 @@ import (
 
 // TestHostileFilesystem covers inputs made at run time.
 func TestHostileFilesystem(t *testing.T) {
+	longTest(t)
 	hostileEnv(t)
 	valid := validSession(t)
 	sessionAbs := func(root string) string { return filepath.Join(root, hostileSession) }
@@ -158,6 +159,7 @@ func TestHostileFilesystem(t *testing.T) {
 // TestUserNamesStayInSessions: whatever the user name, the session is written inside
 // .planning/sessions/<name>/ and nowhere else.
 func TestUserNamesStayInSessions(t *testing.T) {
+	longTest(t)
 	hostileEnv(t)
 	for _, user := range []string{"../../etc", "..", "/root", "a/../../b", "C:\\x", "-", ".git", "a\x00b", "ann\n../x", strings.Repeat("x", 5000)} {
 		root := hostileProject(t, nil)
@@ -182,6 +184,7 @@ func TestUserNamesStayInSessions(t *testing.T) {
 
 // TestPermissionsKept: a rewritten session keeps its mode, also an unusual one.
 func TestPermissionsKept(t *testing.T) {
+	longTest(t)
 	hostileEnv(t)
 	for _, mode := range []os.FileMode{0o600, 0o640, 0o664, 0o444} {
 		root := hostileProject(t, validSession(t))
@@ -196,5 +199,14 @@ func TestPermissionsKept(t *testing.T) {
 		if err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("mode %v became %v (%v)", mode, fi.Mode().Perm(), err)
 		}
+	}
+}
+
+// longTest skips t under -short: it makes huge files, FIFOs and symlink trees; go test without
+// -short (make test) runs it.
+func longTest(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("generates hostile files: go test without -short runs it")
 	}
 }
