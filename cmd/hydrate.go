@@ -137,7 +137,7 @@ type hydrateReport struct {
 	Phase          *string              `json:"phase"`
 	NextPlan       *string              `json:"nextPlan"`
 	Note           *string              `json:"note"`
-	Carry          *hydrate.CarryReport `json:"carry,omitempty"`
+	Carry          *hydrate.CarryReport `json:"carry"`
 	StateDrift     []hydrate.Difference `json:"stateDrift"`
 	StateSynced    bool                 `json:"stateSynced"`
 }

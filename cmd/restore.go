@@ -34,12 +34,12 @@ come back exactly. --dry-run says what would change and writes nothing.`,
 					Restored      string `json:"restored"`
 					DryRun        bool   `json:"dryRun"`
 					Identical     bool   `json:"identical"`
-					PreRestore    string `json:"preRestore,omitempty"`
-					Plan          string `json:"plan"`
-					FromPlan      string `json:"fromPlan,omitempty"`
+					PreRestore    *string `json:"preRestore"`
+					Plan          string  `json:"plan"`
+					FromPlan      *string `json:"fromPlan"`
 					Changes       any    `json:"changes"`
 					Counts        any    `json:"counts"`
-				}{SchemaVersion, res.ID, res.DryRun, res.Identical, res.PreRestore, res.Plan, res.FromPlan, nonNil(res.Changes), res.Session.Counts})
+				}{SchemaVersion, res.ID, res.DryRun, res.Identical, optString(res.PreRestore), res.Plan, optString(res.FromPlan), nonNil(res.Changes), res.Session.Counts})
 			}
 			w := a.stdout
 			switch {

@@ -31,7 +31,7 @@ type Brief struct {
 	Actions        []Action        `json:"actions"`
 	NextPlan       string          `json:"-"`
 	Note           string          `json:"-"`
-	WouldCarry     bool            `json:"wouldCarry,omitempty"` // hydrate would keep the statuses of the tasks still in the edited plan
+	WouldCarry     bool            `json:"wouldCarry"` // hydrate would keep the statuses of the tasks still in the edited plan
 	Next           []Step          `json:"next"`
 }
 

@@ -42,7 +42,7 @@ type SnapshotInfo struct {
 	Kind    string          `json:"kind"`
 	Plan    string          `json:"plan"`
 	Counts  planfile.Counts `json:"counts"`
-	Problem string          `json:"problem,omitempty"` // why plan and counts are unknown
+	Problem *string         `json:"problem"` // why plan and counts are unknown, null when they are known
 
 	n int // the same-second suffix, for ordering
 }
@@ -82,12 +82,12 @@ func (e *Env) Snapshots() ([]SnapshotInfo, error) {
 		}
 		si := SnapshotInfo{ID: de.Name(), Path: path.Join(dir, de.Name()), Time: t, Kind: kind, n: n}
 		if src, err := e.readFile(si.Path); err != nil {
-			si.Problem = err.Error()
+			si.Problem = ptr(err.Error())
 		} else {
 			p := planfile.Scan(src)
 			si.Plan = p.Header.Plan
 			if sts, err := p.Statuses(); err != nil || p.Err != nil || len(p.CorruptReasons()) > 0 {
-				si.Problem = "not a valid session"
+				si.Problem = ptr("not a valid session")
 			} else {
 				si.Counts = planfile.Count(sts)
 			}
@@ -97,6 +97,8 @@ func (e *Env) Snapshots() ([]SnapshotInfo, error) {
 	sortSnapshots(out)
 	return out, nil
 }
+
+func ptr(s string) *string { return &s }
 
 func sortSnapshots(s []SnapshotInfo) {
 	sort.SliceStable(s, func(i, j int) bool {
