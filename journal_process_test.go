@@ -103,7 +103,7 @@ func TestParallelMarksJournal(t *testing.T) {
 	}
 }
 
-// TestKilledWritesReconcile: marks and starts SIGKILLed at random points leave a journal that,
+// TestKilledWritesReconcile: marks, starts, snapshots and restores SIGKILLed at random points leave a journal that,
 // once the next write has run, replays to exactly the session on disk: every write is either in
 // the journal or reconciled by the next one, and a torn line is skipped, never fatal.
 func TestKilledWritesReconcile(t *testing.T) {
@@ -123,6 +123,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 		}
 	}
 	gsd("mark-in-progress", "1")
+	gsd("snapshot") // current-plan.20260203100000.manual, which the restores below bring back
 	life := time.Hour
 	for range 3 {
 		t0 := time.Now()
@@ -134,7 +135,12 @@ func TestKilledWritesReconcile(t *testing.T) {
 	killed := 0
 	for i := range runs {
 		args := []string{"-C", root, []string{"mark-complete", "mark-pending", "mark-in-progress"}[rng.IntN(3)], fmt.Sprint(1 + rng.IntN(n))}
-		if i%8 == 7 {
+		switch i % 8 {
+		case 3:
+			args = []string{"-C", root, "snapshot"}
+		case 5:
+			args = []string{"-C", root, "restore", "current-plan.20260203100000.manual"}
+		case 7:
 			args = []string{"-C", root, "start", "--force"}
 		}
 		cmd := exec.Command(bin, args...)
