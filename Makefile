@@ -46,10 +46,13 @@ fuzz:
 # the spec's shell pipeline, hydrate on 10 vs 1,000 finished phases vs a Go hello-world, and
 # progress --json vs upstream GSD's roadmap analyze on ../shared/corpus/cipher-box (needs node, npm;
 # fetches the npm package into a scratch directory). BENCH=hydrate (spec, upstream) runs one part.
+# Then the session history (testdata/bench/history.sh; BASELINE=path/to/older/gsd adds that
+# binary's mark-complete).
 BENCH ?=
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./testdata/bench/bench.sh $(BIN) $(BENCH)
+	./testdata/bench/history.sh $(BIN) $(BASELINE)
 
 # Hydrate the example project shipped in testdata/demo (on a scratch copy: nothing in the
 # checkout changes).

@@ -567,7 +567,8 @@ func TestWritersFindingGitDifferentlyShareOneLock(t *testing.T) {
 		if len(marked) != procs {
 			t.Errorf("rep %d: %d of %d marks succeeded", rep, len(marked), procs)
 		}
-		// The session and its journal, nothing else (no lock file, no temporary file).
+		// The session and its journal (the session's history, meant to be committed with it),
+		// nothing else: no lock file, no temporary file.
 		want := " M app/.planning/sessions/ann/current-plan.md\n?? app/.planning/sessions/ann/journal.jsonl\n"
 		if st := git(t, mono, "status", "--porcelain", "--untracked-files=all", "--ignored"); st != want {
 			t.Errorf("rep %d: git status shows more than the session and its journal:\n%s", rep, st)

@@ -22,6 +22,7 @@ import (
 // one per task, with strictly increasing sequence numbers and no duplicates, and the journal
 // replays to exactly the session on disk.
 func TestParallelMarksJournal(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const procs = 50
 	root, session := raceProject(t, procs)
@@ -102,16 +103,14 @@ func TestParallelMarksJournal(t *testing.T) {
 	}
 }
 
-// TestKilledWritesReconcile: marks and starts SIGKILLed at random points leave a journal that,
+// TestKilledWritesReconcile: marks, starts, snapshots and restores SIGKILLed at random points leave a journal that,
 // once the next write has run, replays to exactly the session on disk: every write is either in
 // the journal or reconciled by the next one, and a torn line is skipped, never fatal.
 func TestKilledWritesReconcile(t *testing.T) {
+	processTest(t)
 	bin := gsdBin(t)
 	const n = 10
-	runs := 60
-	if testing.Short() {
-		runs = 25
-	}
+	const runs = 60
 	root, session := raceProject(t, n)
 	home := t.TempDir()
 	env := gsdEnv(home)
@@ -124,6 +123,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 		}
 	}
 	gsd("mark-in-progress", "1")
+	gsd("snapshot") // current-plan.20260203100000.manual, which the restores below bring back
 	life := time.Hour
 	for range 3 {
 		t0 := time.Now()
@@ -135,7 +135,12 @@ func TestKilledWritesReconcile(t *testing.T) {
 	killed := 0
 	for i := range runs {
 		args := []string{"-C", root, []string{"mark-complete", "mark-pending", "mark-in-progress"}[rng.IntN(3)], fmt.Sprint(1 + rng.IntN(n))}
-		if i%8 == 7 {
+		switch i % 8 {
+		case 3:
+			args = []string{"-C", root, "snapshot"}
+		case 5:
+			args = []string{"-C", root, "restore", "current-plan.20260203100000.manual"}
+		case 7:
 			args = []string{"-C", root, "start", "--force"}
 		}
 		cmd := exec.Command(bin, args...)

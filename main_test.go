@@ -49,10 +49,11 @@ func TestScripts(t *testing.T) {
 			return err
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  exits,
-			"cptree": cptree,
-			"crlf":   crlf,
-			"mtime":  mtime,
+			"exits":      exits,
+			"cptree":     cptree,
+			"crlf":       crlf,
+			"mtime":      mtime,
+			"appendfile": appendfile,
 		},
 	})
 }

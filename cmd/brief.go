@@ -96,6 +96,9 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		if b.Note != "" {
 			p("It was kept: %s.\n\n", b.Note)
 		}
+		if b.WouldCarry {
+			p("Its own plan was edited: gsd hydrate starts afresh from it and keeps the status of every task still in it (matched by id or name), and says which it could not keep.\n\n")
+		}
 	case hydrate.StateAllComplete:
 		p("**Every task of this plan is complete.**")
 		if b.NextPlan != "" {

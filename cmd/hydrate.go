@@ -259,6 +259,8 @@ func fate(r *hydrate.Result) string {
 	switch {
 	case r.Note != "":
 		return ", kept: " + r.Note
+	case r.WouldCarry:
+		return " (gsd hydrate starts afresh from " + r.WouldStart + ", keeping the status of every task still in it)"
 	case r.WouldStart != "":
 		return " (gsd hydrate archives it and starts afresh from " + r.WouldStart + ")"
 	}

@@ -30,16 +30,16 @@ come back exactly. --dry-run says what would change and writes nothing.`,
 			a.warnStale(res.Session)
 			if a.json {
 				return a.printJSON(struct {
-					SchemaVersion int    `json:"schemaVersion"`
-					Restored      string `json:"restored"`
-					DryRun        bool   `json:"dryRun"`
-					Identical     bool   `json:"identical"`
-					PreRestore    string `json:"preRestore,omitempty"`
-					Plan          string `json:"plan"`
-					FromPlan      string `json:"fromPlan,omitempty"`
-					Changes       any    `json:"changes"`
-					Counts        any    `json:"counts"`
-				}{SchemaVersion, res.ID, res.DryRun, res.Identical, res.PreRestore, res.Plan, res.FromPlan, nonNil(res.Changes), res.Session.Counts})
+					SchemaVersion int     `json:"schemaVersion"`
+					Restored      string  `json:"restored"`
+					DryRun        bool    `json:"dryRun"`
+					Identical     bool    `json:"identical"`
+					PreRestore    *string `json:"preRestore"`
+					Plan          string  `json:"plan"`
+					FromPlan      *string `json:"fromPlan"`
+					Changes       any     `json:"changes"`
+					Counts        any     `json:"counts"`
+				}{SchemaVersion, res.ID, res.DryRun, res.Identical, optString(res.PreRestore), res.Plan, optString(res.FromPlan), nonNil(res.Changes), res.Session.Counts})
 			}
 			w := a.stdout
 			switch {

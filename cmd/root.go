@@ -46,7 +46,9 @@ type app struct {
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
 
-	source, instance string        // who writes, for the journal: set by hooks and the MCP server
+	// Who writes, for the journal: "cli" unless a hook or server says otherwise, and the
+	// agent session when known (the hook's session_id, else GSD_INSTANCE).
+	source, instance string
 	lockDefault      time.Duration // the lock timeout without GSD_LOCK_TIMEOUT (0: hydrate's default)
 }
 
@@ -283,6 +285,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 		a.newResumeCmd(),
 		a.newStatsCmd(),
 		a.newMCPCmd(),
+		a.newConfigCmd(),
 		a.newWhoamiCmd(),
 		a.newProgressCmd(),
 		a.newStateCmd(),
@@ -382,6 +385,18 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	return env, dir, err
 }
 
+// history says who writes, for the journal.
+func (a *app) history() hydrate.History {
+	h := hydrate.History{Source: a.source, Instance: a.instance}
+	if h.Source == "" {
+		h.Source = "cli"
+	}
+	if h.Instance == "" {
+		h.Instance = a.getenv("GSD_INSTANCE")
+	}
+	return h
+}
+
 // lockTimeout is GSD_LOCK_TIMEOUT (a Go duration such as 500ms or 30s, or whole seconds), how
 // long a write waits for another gsd process; 0 (unset) means hydrate.DefaultLockTimeout.
 func (a *app) lockTimeout() (time.Duration, error) {
@@ -445,17 +460,4 @@ func version() string {
 		}
 	}
 	return v
-}
-
-// history says who is writing, for the session journal: the CLI, or the hook or MCP server
-// that set a.source, and the agent instance when known (GSD_INSTANCE, or the hook's session id).
-func (a *app) history() hydrate.History {
-	h := hydrate.History{Source: "cli", Instance: a.getenv("GSD_INSTANCE")}
-	if a.source != "" {
-		h.Source = a.source
-	}
-	if a.instance != "" {
-		h.Instance = a.instance
-	}
-	return h
 }

@@ -42,8 +42,8 @@ deleted by gsd.`,
 			}
 			for _, s := range list {
 				progress := fmt.Sprintf("%d/%d complete", s.Counts.Complete, s.Counts.Total)
-				if s.Problem != "" {
-					progress = s.Problem
+				if s.Problem != nil {
+					progress = *s.Problem
 				}
 				fmt.Fprintf(a.stdout, "%s  %s  %-11s  %s  %s\n", s.ID, s.Time.Format(time.RFC3339), s.Kind, orDash(s.Plan), progress)
 			}

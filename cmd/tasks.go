@@ -45,7 +45,7 @@ the hash the journal recorded; never a guess.`,
 				}
 				s = res.Session
 				if !a.json {
-					fmt.Fprintf(a.stdout, "as of seq %d (%s): %s %s plus %d status change(s)\n", res.Seq, res.Time.UTC().Format(time.RFC3339), res.Base.Type, orDash(res.Base.Snapshot), res.Applied)
+					fmt.Fprintf(a.stdout, "as of seq %d (%s): the %s of seq %d, then %d status change(s)\n", res.Seq, res.Time.UTC().Format(time.RFC3339), res.Base.Type, res.Base.Seq, res.Applied)
 				}
 				if s.State == hydrate.StateNoSession {
 					return fmt.Errorf("no session at seq %d (archived)", res.Seq)

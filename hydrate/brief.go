@@ -31,6 +31,7 @@ type Brief struct {
 	Actions        []Action        `json:"actions"`
 	NextPlan       string          `json:"-"`
 	Note           string          `json:"-"`
+	WouldCarry     bool            `json:"wouldCarry"` // hydrate would keep the statuses of the tasks still in the edited plan
 	Next           []Step          `json:"next"`
 }
 
@@ -89,6 +90,7 @@ func (e *Env) Brief(r *Result) *Brief {
 		Actions:        r.Actions,
 		NextPlan:       r.NextPlan,
 		Note:           r.Note,
+		WouldCarry:     r.WouldCarry,
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
 	if s.file != nil && s.Valid() {
@@ -244,6 +246,12 @@ func (e *Env) nextSteps(b *Brief) []Step {
 			return []Step{
 				step("to see every reason", "check"),
 				step("to archive this session and start afresh from a plan you name", "start PLAN"),
+			}
+		}
+		if b.WouldCarry {
+			return []Step{
+				step("to see every reason", "check"),
+				step("to start afresh from the edited plan, keeping the status of every task still in it", "hydrate"),
 			}
 		}
 		return []Step{

@@ -10,6 +10,10 @@ import (
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
+// ActionCarried is a fresh session written with the statuses of the stale one carried over
+// (Path the session, From the plan).
+const ActionCarried ActionKind = "carried"
+
 // CarryReport is how a stale session's statuses were carried into the fresh one.
 type CarryReport struct {
 	Snapshot string            `json:"snapshot"` // the old session, kept as a carried snapshot
@@ -79,7 +83,7 @@ func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
 		}
 		return 0
 	}
-	rep := &CarryReport{}
+	rep := &CarryReport{Lost: []Task{}}
 	from := make([]int, len(fresh.Tasks))
 	// Ids first, across every task, so that a name match never takes a task an id claims.
 	for j := range fresh.Tasks {

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -64,6 +65,7 @@ type Env struct {
 	lockTimeout time.Duration
 	hist        History
 	histWarn    []string
+	settings    *config.Settings
 }
 
 // Position is where the project stands (roadmap.Locate), worked out once per command; taking
@@ -108,6 +110,9 @@ func Open(cfg Config) (*Env, error) {
 	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, lookupEnv: idEnv.LookupEnv, hist: cfg.History}
 	if e.now == nil {
 		e.now = time.Now
+	}
+	if err := e.configure(); err != nil {
+		return nil, err
 	}
 	if e.lockTimeout <= 0 {
 		e.lockTimeout = DefaultLockTimeout

@@ -30,6 +30,8 @@ type Result struct {
 	// Without Bootstrap, for a missing, stale or corrupt session: the plan a run with Bootstrap
 	// would start afresh from ("" when it would not, and Note says why).
 	WouldStart string
+	// WouldStart is the session's own, edited plan: the fresh session would carry its statuses.
+	WouldCarry bool
 	// Options.Plan named another plan than the valid session's, so it was not used: a valid
 	// session is never replaced behind the user's back (gsd start PLAN does that).
 	PlanIgnored bool
@@ -83,6 +85,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			plan = ""
 		}
 		res.WouldStart = plan
+		res.WouldCarry = plan != "" && e.carryable(s, plan)
 		return res, nil
 	}
 	var res *Result

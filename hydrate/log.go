@@ -3,6 +3,7 @@ package hydrate
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -24,10 +25,13 @@ type LogResult struct {
 	Problems []string // lines skipped
 }
 
+// MaxJournalSize bounds the journal gsd log and gsd tasks --at read: some 300,000 events.
+const MaxJournalSize = 64 << 20
+
 // readJournal reads and parses the whole journal; a missing one has no events.
 func (e *Env) readJournal() (*LogResult, error) {
 	res := &LogResult{Path: e.JournalPath()}
-	data, err := e.readFile(res.Path)
+	data, err := e.readWhole(res.Path, MaxJournalSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
@@ -148,4 +152,35 @@ func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
 	}
 	res.Session = s
 	return res, nil
+}
+
+// readWhole reads a regular file of at most limit bytes in one read, through the rooted FS;
+// anything else (a directory, a FIFO: never opened) is an error naming it.
+func (e *Env) readWhole(rel string, limit int64) ([]byte, error) {
+	fi, err := fs.Stat(e.FS, rel)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		what := fmt.Sprintf("not a regular file (%v)", fi.Mode().Type())
+		if fi.IsDir() {
+			what = "is a directory"
+		}
+		return nil, &FileError{File: rel, Err: errors.New(what)}
+	}
+	if fi.Size() > limit {
+		return nil, &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", limit>>20)}
+	}
+	f, err := e.FS.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// One buffer of the right size (and a byte more, to see growth since the Stat).
+	buf := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, &FileError{File: rel, Err: err}
+	}
+	return buf[:n], nil
 }

@@ -42,7 +42,7 @@ type SnapshotInfo struct {
 	Kind    string          `json:"kind"`
 	Plan    string          `json:"plan"`
 	Counts  planfile.Counts `json:"counts"`
-	Problem string          `json:"problem,omitempty"` // why plan and counts are unknown
+	Problem *string         `json:"problem"` // why plan and counts are unknown, null when they are known
 
 	n int // the same-second suffix, for ordering
 }
@@ -82,12 +82,12 @@ func (e *Env) Snapshots() ([]SnapshotInfo, error) {
 		}
 		si := SnapshotInfo{ID: de.Name(), Path: path.Join(dir, de.Name()), Time: t, Kind: kind, n: n}
 		if src, err := e.readFile(si.Path); err != nil {
-			si.Problem = err.Error()
+			si.Problem = ptr(err.Error())
 		} else {
 			p := planfile.Scan(src)
 			si.Plan = p.Header.Plan
 			if sts, err := p.Statuses(); err != nil || p.Err != nil || len(p.CorruptReasons()) > 0 {
-				si.Problem = "not a valid session"
+				si.Problem = ptr("not a valid session")
 			} else {
 				si.Counts = planfile.Count(sts)
 			}
@@ -97,6 +97,8 @@ func (e *Env) Snapshots() ([]SnapshotInfo, error) {
 	sortSnapshots(out)
 	return out, nil
 }
+
+func ptr(s string) *string { return &s }
 
 func sortSnapshots(s []SnapshotInfo) {
 	sort.SliceStable(s, func(i, j int) bool {
@@ -113,24 +115,35 @@ type SnapshotResult struct {
 	Path string // root-relative
 }
 
+// ErrNoSession means there is no session to work on.
+var ErrNoSession = errors.New("no session")
+
 // Snapshot copies the user's session to a manual snapshot, which gsd never deletes.
 func (e *Env) Snapshot(reason string) (*SnapshotResult, error) {
+	return e.SnapshotAs(KindManual, reason)
+}
+
+// SnapshotAs copies the user's session to a snapshot of kind; automatic kinds are then pruned.
+func (e *Env) SnapshotAs(kind, reason string) (*SnapshotResult, error) {
 	var res *SnapshotResult
 	err := e.withLock(func() error {
 		rel := e.SessionPath()
 		src, err := e.readFile(rel)
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: no session to snapshot", rel)
+			return fmt.Errorf("%s: %w to snapshot", rel, ErrNoSession)
 		}
 		if err != nil {
 			return err
 		}
-		to, err := e.archive(src, KindManual)
+		to, err := e.archive(src, kind)
 		if err != nil {
 			return err
 		}
-		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: joinNote(KindManual, reason), SHA256: journal.Hash(src, true)})
+		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: joinNote(kind, reason), SHA256: journal.Hash(src, true)})
 		res = &SnapshotResult{ID: snapshotID(to), Path: to}
+		if automatic(kind) {
+			e.prune()
+		}
 		return nil
 	})
 	return res, err

@@ -21,7 +21,6 @@ type ActionKind string
 const (
 	ActionArchived     ActionKind = "archived"     // a session moved aside (Path the archive, From the session)
 	ActionBootstrapped ActionKind = "bootstrapped" // a session written (Path the session, From the plan)
-	ActionCarried      ActionKind = "carried"      // a session written with the old one's statuses carried over
 )
 
 // Action is something a command did to the files, for reports.

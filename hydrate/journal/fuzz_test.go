@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -83,6 +84,9 @@ func FuzzReplay(f *testing.F) {
 	f.Add([]byte{0x10, 0x21, 0x32, 0xC0, 0x43, 0xD1, 0xE0, 0x11, 0xF0, 0x22})
 	f.Add([]byte{0xE0, 0xE0, 0x10, 0xF0, 0xD0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 64 {
+			ops = ops[:64] // every prefix is replayed: keep an execution cheap
+		}
 		boot, err := planfile.Bootstrap([]byte(fuzzPlan), "ann", ".planning/phases/01-x/01-01-PLAN.md", time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC))
 		if err != nil {
 			t.Fatal(err)
@@ -155,6 +159,21 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 		for i, ev := range evs {
+			// The fast way, where it applies (from the last base event), must be exact by
+			// itself: Replay falls back to the slow way only to name a disagreeing event.
+			base := 0
+			for j := i; j >= 0; j-- {
+				if isBase(evs[j]) {
+					base = j
+					break
+				}
+			}
+			if b := evs[base]; truth[base] != nil {
+				fast, ok := replayFast(State{Exists: true, Session: []byte(b.Session), Seq: b.Seq}, evs[base+1:i+1])
+				if !ok || !bytes.Equal(fast.Session, truth[i]) || fast.Seq != ev.Seq {
+					t.Fatalf("fast replay to seq %d: ok %v\n%s\nwant\n%s", ev.Seq, ok, fast.Session, truth[i])
+				}
+			}
 			st, err := Replay(evs, func(e Event) bool { return e.Seq > ev.Seq })
 			if err != nil {
 				t.Fatalf("replay to seq %d: %v", ev.Seq, err)
@@ -183,4 +202,28 @@ func TestReplayRefusesAMismatch(t *testing.T) {
 	if _, err := Replay(evs[1:], nil); err == nil {
 		t.Fatal("replay guessed a session without a base event")
 	}
+}
+
+// FuzzFastParse: where the fast line reader accepts a line, encoding/json reads the same event.
+func FuzzFastParse(f *testing.F) {
+	golden, _ := os.ReadFile(filepath.Join("testdata", "golden.jsonl"))
+	for _, l := range bytes.Split(golden, []byte("\n")) {
+		f.Add(l)
+	}
+	f.Add([]byte(`{"seq":01,"type":"mark"}`))
+	f.Add([]byte(`{"seq":1,"SEQ":2,"type":"m\u00e9","name":"\ud800"}`))
+	f.Add([]byte(` { "seq" : -3 , "time" : "2026-02-03T10:00:00.5+01:00" } `))
+	f.Fuzz(func(t *testing.T, l []byte) {
+		fast, ok := fastParse(l)
+		if !ok {
+			return
+		}
+		var slow Event
+		if err := json.Unmarshal(l, &slow); err != nil {
+			t.Fatalf("fast reader accepted %q, encoding/json refuses it: %v", l, err)
+		}
+		if !reflect.DeepEqual(fast, slow) || fast.Time.Location().String() != slow.Time.Location().String() {
+			t.Fatalf("%q:\nfast %+v\nslow %+v", l, fast, slow)
+		}
+	})
 }

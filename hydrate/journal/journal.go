@@ -98,8 +98,9 @@ func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.M
 // Parse reads every event of a journal. Lines that are not events (torn by a crash, garbage,
 // a newer schema) are skipped and reported, never fatal.
 func Parse(data []byte) ([]Event, []Problem) {
-	var evs []Event
+	evs := make([]Event, 0, bytes.Count(data, []byte{'\n'})+1)
 	var probs []Problem
+	in := interner{}
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -115,7 +116,7 @@ func Parse(data []byte) ([]Event, []Problem) {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		ev, err := parseLine(l)
+		ev, err := parseLineIn(l, in)
 		if err != nil {
 			msg := err.Error()
 			if torn {
@@ -129,10 +130,15 @@ func Parse(data []byte) ([]Event, []Problem) {
 	return evs, probs
 }
 
-func parseLine(l []byte) (Event, error) {
-	var ev Event
-	if err := json.Unmarshal(l, &ev); err != nil {
-		return ev, errors.New("not a journal event")
+func parseLine(l []byte) (Event, error) { return parseLineIn(l, nil) }
+
+func parseLineIn(l []byte, in interner) (Event, error) {
+	ev, ok := fastParseIn(l, in)
+	if !ok {
+		ev = Event{}
+		if err := json.Unmarshal(l, &ev); err != nil {
+			return ev, errors.New("not a journal event")
+		}
 	}
 	switch {
 	case ev.SchemaVersion != SchemaVersion:

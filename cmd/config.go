@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate/config"
+)
+
+func (a *app) newConfigCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "Show gsd's effective settings and where each came from",
+		Long: `Config shows gsd's settings: the "gsd" section of .planning/config.json (GSD's own config file,
+which gsd reads and never rewrites), the environment (GSD_LOCK_TIMEOUT), or the default.
+
+  keepSnapshots  automatic snapshots kept per user (pre-restore, pre-compact, carried); default 10
+  lockTimeout    how long a write waits for another gsd process; default "10s"
+  journal        record the session journal; default true
+  idleAfter      when a session counts as idle; default "2h"
+
+A bad value is an error naming the file and the key.`,
+		Example: `  gsd config
+  gsd config --json`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			env, _, err := a.open()
+			if err != nil {
+				return err
+			}
+			s := env.Settings()
+			for _, w := range s.Warnings {
+				a.warn("%s", w)
+			}
+			if a.json {
+				type setting struct {
+					Value  any    `json:"value"`
+					Source string `json:"source"`
+				}
+				return a.printJSON(struct {
+					SchemaVersion int                `json:"schemaVersion"`
+					Settings      map[string]setting `json:"settings"`
+				}{SchemaVersion, map[string]setting{
+					"keepSnapshots": {s.KeepSnapshots, string(s.Sources["keepSnapshots"])},
+					"lockTimeout":   {s.Value("lockTimeout"), string(s.Sources["lockTimeout"])},
+					"journal":       {s.Journal, string(s.Sources["journal"])},
+					"idleAfter":     {s.Value("idleAfter"), string(s.Sources["idleAfter"])},
+				}})
+			}
+			for _, k := range config.Keys {
+				fmt.Fprintf(a.stdout, "%-14s %-6s %s\n", k, s.Value(k), s.Sources[k])
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,201 @@
+// Package config reads gsd's settings from the "gsd" section of GSD's own config file,
+// .planning/config.json. It only ever reads that file: every other key belongs to GSD and is
+// never touched.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// File is GSD's config file, relative to the project root.
+const File = ".planning/config.json"
+
+// Section is the key of gsd's section in it.
+const Section = "gsd"
+
+// Defaults.
+const (
+	DefaultKeepSnapshots = 10
+	DefaultLockTimeout   = 10 * time.Second
+	DefaultIdleAfter     = 2 * time.Hour
+)
+
+// Source says where a setting's value came from: "default", the environment variable, or the
+// file and key ("".planning/config.json (gsd.lockTimeout)").
+type Source string
+
+// Settings are gsd's effective settings.
+type Settings struct {
+	KeepSnapshots int           // automatic snapshots kept per user
+	LockTimeout   time.Duration // how long a write waits for another gsd process
+	Journal       bool          // record the session journal
+	IdleAfter     time.Duration // when a session counts as idle
+
+	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
+	Warnings []string          // keys of the section gsd does not know
+}
+
+// Keys are the settings' keys, in the order gsd config shows them.
+var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter"}
+
+// Value renders the setting key as gsd config shows it.
+func (s *Settings) Value(key string) string {
+	switch key {
+	case "keepSnapshots":
+		return strconv.Itoa(s.KeepSnapshots)
+	case "lockTimeout":
+		return short(s.LockTimeout)
+	case "journal":
+		return strconv.FormatBool(s.Journal)
+	case "idleAfter":
+		return short(s.IdleAfter)
+	}
+	return ""
+}
+
+// short is d as Go writes it without zero units at its end: "2h", "1m30s", "10s".
+func short(d time.Duration) string {
+	out := d.String()
+	if strings.HasSuffix(out, "m0s") {
+		out = strings.TrimSuffix(out, "0s")
+	}
+	if strings.HasSuffix(out, "h0m") {
+		out = strings.TrimSuffix(out, "0m")
+	}
+	return out
+}
+
+// Error is a bad value in the config file or the environment: it names where.
+type Error struct {
+	Where string // ".planning/config.json" or the environment variable
+	Key   string // "gsd.lockTimeout", "" for the file as a whole
+	Err   error
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("%s: %v", e.Where, e.Err)
+	}
+	return fmt.Sprintf("%s: %s: %v", e.Where, e.Key, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Load works out the effective settings from the config file's bytes (nil when there is none)
+// and the environment: GSD_LOCK_TIMEOUT overrides lockTimeout.
+func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error) {
+	s := &Settings{
+		KeepSnapshots: DefaultKeepSnapshots,
+		LockTimeout:   DefaultLockTimeout,
+		Journal:       true,
+		IdleAfter:     DefaultIdleAfter,
+		Sources:       map[string]Source{},
+	}
+	for _, k := range Keys {
+		s.Sources[k] = "default"
+	}
+	if data != nil {
+		if err := s.file(data); err != nil {
+			return nil, err
+		}
+	}
+	if lookupEnv != nil {
+		if v, ok := lookupEnv("GSD_LOCK_TIMEOUT"); ok && v != "" {
+			d, err := ParseDuration(v)
+			if err != nil {
+				return nil, &Error{Where: "GSD_LOCK_TIMEOUT", Err: err}
+			}
+			s.LockTimeout, s.Sources["lockTimeout"] = d, "GSD_LOCK_TIMEOUT"
+		}
+	}
+	return s, nil
+}
+
+func (s *Settings) file(data []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return &Error{Where: File, Err: fmt.Errorf("not a JSON object: %v", err)}
+	}
+	raw, ok := top[Section]
+	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil
+	}
+	var sec map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sec); err != nil {
+		return &Error{Where: File, Key: Section, Err: fmt.Errorf("must be an object")}
+	}
+	keys := make([]string, 0, len(sec))
+	for k := range sec {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := sec[k]
+		bad := func(err error) error { return &Error{Where: File, Key: Section + "." + k, Err: err} }
+		src := Source(fmt.Sprintf("%s (%s.%s)", File, Section, k))
+		switch k {
+		case "keepSnapshots":
+			var n int
+			if err := json.Unmarshal(v, &n); err != nil || n < 1 {
+				return bad(fmt.Errorf("%s is not a whole number of at least 1", v))
+			}
+			s.KeepSnapshots = n
+		case "lockTimeout", "idleAfter":
+			d, err := jsonDuration(v)
+			if err != nil {
+				return bad(err)
+			}
+			if k == "lockTimeout" {
+				s.LockTimeout = d
+			} else {
+				s.IdleAfter = d
+			}
+		case "journal":
+			var b bool
+			if err := json.Unmarshal(v, &b); err != nil {
+				return bad(fmt.Errorf("%s is not true or false", v))
+			}
+			s.Journal = b
+		default:
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s.%s: unknown setting, ignored (known: %s)", File, Section, k, strings.Join(Keys, ", ")))
+			continue
+		}
+		s.Sources[k] = src
+	}
+	return nil
+}
+
+// jsonDuration reads a duration written as a string ("10s", "2h") or a number of seconds.
+func jsonDuration(v json.RawMessage) (time.Duration, error) {
+	var str string
+	if err := json.Unmarshal(v, &str); err == nil {
+		return ParseDuration(str)
+	}
+	var n float64
+	if err := json.Unmarshal(v, &n); err == nil && n > 0 {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return 0, fmt.Errorf("%s is not a duration (such as \"10s\" or \"2h\")", v)
+}
+
+// ParseDuration reads a positive Go duration ("500ms", "30s", "2h") or whole seconds ("30").
+func ParseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		n, nerr := strconv.Atoi(strings.TrimSpace(s))
+		if nerr != nil {
+			return 0, fmt.Errorf("%q is not a duration (such as 500ms, 30s or 2h)", s)
+		}
+		d = time.Duration(n) * time.Second
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q must be positive", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,220 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// fastParse reads a line as gsd writes it (a flat object of known keys with string and integer
+// values) about ten times faster than encoding/json, which a ten-thousand-event journal needs to
+// be read in a few milliseconds. Anything else it does not understand exactly as encoding/json
+// would (nesting, null, unknown or differently cased keys, escapes it does not handle, invalid
+// UTF-8) makes it give up: ok false, and the caller uses encoding/json.
+func fastParse(l []byte) (ev Event, ok bool) { return fastParseIn(l, nil) }
+
+// interner shares the strings that repeat from line to line (types, sources, statuses, plans,
+// task names): ten thousand lines then cost a few allocations each, not sixteen.
+type interner map[string]string
+
+func (in interner) get(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(in) < 4096 {
+		in[s] = s
+	}
+	return s
+}
+
+func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
+	p := l
+	skip := func() {
+		for len(p) > 0 && (p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') {
+			p = p[1:]
+		}
+	}
+	skip()
+	if len(p) == 0 || p[0] != '{' {
+		return ev, false
+	}
+	p = p[1:]
+	skip()
+	if len(p) > 0 && p[0] == '}' {
+		p = p[1:]
+		skip()
+		return ev, len(p) == 0
+	}
+	for {
+		skip()
+		key, rest, ok := str(p, in)
+		if !ok {
+			return ev, false
+		}
+		p = rest
+		skip()
+		if len(p) == 0 || p[0] != ':' {
+			return ev, false
+		}
+		p = p[1:]
+		skip()
+		if len(p) == 0 {
+			return ev, false
+		}
+		if p[0] == '"' {
+			var v string
+			var rest []byte
+			var ok bool
+			if key == "sha256" || key == "session" || key == "time" {
+				v, rest, ok = str(p, nil) // unique to each line
+			} else {
+				v, rest, ok = str(p, in)
+			}
+			if !ok {
+				return ev, false
+			}
+			p = rest
+			switch key {
+			case "type":
+				ev.Type = v
+			case "source":
+				ev.Source = v
+			case "instance":
+				ev.Instance = v
+			case "name":
+				ev.Name = v
+			case "old":
+				ev.Old = v
+			case "new":
+				ev.New = v
+			case "plan":
+				ev.Plan = v
+			case "snapshot":
+				ev.Snapshot = v
+			case "note":
+				ev.Note = v
+			case "sha256":
+				ev.SHA256 = v
+			case "session":
+				ev.Session = v
+			case "time":
+				t, ok := parseTime(v)
+				if !ok {
+					return ev, false
+				}
+				ev.Time = t
+			default:
+				return ev, false
+			}
+		} else {
+			n, rest, ok := integer(p)
+			if !ok {
+				return ev, false
+			}
+			p = rest
+			switch key {
+			case "schemaVersion":
+				ev.SchemaVersion = int(n)
+			case "seq":
+				ev.Seq = n
+			case "task":
+				ev.Task = int(n)
+			default:
+				return ev, false
+			}
+		}
+		skip()
+		if len(p) == 0 {
+			return ev, false
+		}
+		if p[0] == ',' {
+			p = p[1:]
+			continue
+		}
+		if p[0] != '}' {
+			return ev, false
+		}
+		p = p[1:]
+		skip()
+		return ev, len(p) == 0
+	}
+}
+
+// parseTime reads a time as time.Time's JSON decoding does. The form gsd writes
+// ("2026-02-03T10:00:00Z") is read directly; any other goes through time.Time's own decoding.
+func parseTime(v string) (time.Time, bool) {
+	if len(v) == 20 && v[4] == '-' && v[7] == '-' && v[10] == 'T' && v[13] == ':' && v[16] == ':' && v[19] == 'Z' {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			return t, true
+		}
+	}
+	var t time.Time
+	if t.UnmarshalJSON([]byte(strconv.Quote(v))) != nil {
+		return t, false
+	}
+	return t, true
+}
+
+// str reads a JSON string at the start of p. Strings with escapes are decoded by encoding/json.
+func str(p []byte, in interner) (string, []byte, bool) {
+	if len(p) == 0 || p[0] != '"' {
+		return "", nil, false
+	}
+	escaped, ascii := false, true
+	for i := 1; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			escaped = true
+			i++
+		case c == '"':
+			raw := p[1:i]
+			if escaped {
+				var s string
+				if json.Unmarshal(p[:i+1], &s) != nil {
+					return "", nil, false
+				}
+				return s, p[i+1:], true
+			}
+			if !ascii && !utf8.Valid(raw) {
+				return "", nil, false
+			}
+			return in.get(raw), p[i+1:], true
+		case c >= 0x80:
+			ascii = false
+		case c < 0x20:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
+
+// integer reads a JSON integer (no fraction, no exponent, no leading zero) that fits an int32.
+func integer(p []byte) (int64, []byte, bool) {
+	i := 0
+	if i < len(p) && p[i] == '-' {
+		i++
+	}
+	start := i
+	for i < len(p) && p[i] >= '0' && p[i] <= '9' {
+		i++
+	}
+	digits := p[start:i]
+	if len(digits) == 0 || len(digits) > 9 || len(digits) > 1 && digits[0] == '0' {
+		return 0, nil, false
+	}
+	if i < len(p) && bytes.IndexByte([]byte(".eE"), p[i]) >= 0 {
+		return 0, nil, false
+	}
+	n, err := strconv.ParseInt(string(p[:i]), 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	return n, p[i:], true
+}
