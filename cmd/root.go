@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/identity"
 )
 
@@ -99,11 +100,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	var ue usageError
 	var ae *hydrate.ArgError
+	var ce *config.Error
 	switch {
 	case errors.Is(err, hydrate.ErrNotProject):
 		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(err.Error())))
 		return ExitNotProject
-	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err) || errors.Is(err, identity.ErrUnusableUser):
+	case errors.As(err, &ue) || errors.As(err, &ae) || isCobraUsage(err) || errors.Is(err, identity.ErrUnusableUser) ||
+		errors.As(err, &ce) && ce.FromEnvironment():
 		// cobra appends its suggestions after a blank line: keep them on lines of their own.
 		msg, suggest, _ := strings.Cut(err.Error(), "\n\nDid you mean this?\n")
 		fmt.Fprintf(stderr, "gsd: %s\n", oneLine(printable(msg)))

@@ -23,7 +23,8 @@ progress, last activity, the agent instance attached (from the journal) and the 
 States: active (activity within the idle threshold), idle (no activity since; with a task in
 progress, an orphaned agent that gsd resume USER can take over), stale (with its reasons),
 complete, corrupt, no-session (snapshots or a journal, no session). Two users working on the same
-plan is a warning. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else 2h.`,
+plan is a warning. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
+gsd.idleAfter, else 2h.`,
 		Example: `  gsd sessions
   gsd sessions --state idle,stale
   gsd sessions --json`,
@@ -34,18 +35,16 @@ plan is a warning. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else
 					return usageError{fmt.Errorf("--state %q: not one of %s", s, strings.Join(hydrate.TeamStates, ", "))}
 				}
 			}
-			if !c.Flags().Changed("idle-after") {
-				d, err := a.idleAfter()
-				if err != nil {
-					return err
-				}
-				idleAfter = d
-			} else if idleAfter <= 0 {
+			if c.Flags().Changed("idle-after") && idleAfter <= 0 {
 				return usageError{fmt.Errorf("--idle-after %s: must be positive", idleAfter)}
 			}
 			env, _, err := a.open()
 			if err != nil {
 				return err
+			}
+			if !c.Flags().Changed("idle-after") {
+				// GSD_IDLE_AFTER, else .planning/config.json's gsd.idleAfter, else 2h.
+				idleAfter = env.Settings().IdleAfter
 			}
 			res, err := env.Sessions(idleAfter)
 			if err != nil {
@@ -99,17 +98,4 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 	if len(s.SharedWith) > 0 {
 		fmt.Fprintf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
 	}
-}
-
-// idleAfter is GSD_IDLE_AFTER (a Go duration such as 90m), else the default.
-func (a *app) idleAfter() (time.Duration, error) {
-	s := a.getenv("GSD_IDLE_AFTER")
-	if s == "" {
-		return hydrate.DefaultIdleAfter, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, usageError{fmt.Errorf("GSD_IDLE_AFTER=%q: not a positive duration (such as 90m or 2h)", s)}
-	}
-	return d, nil
 }

@@ -87,6 +87,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// FromEnvironment reports whether the bad value came from an environment variable (the
+// invocation's, so a usage error) rather than the config file.
+func (e *Error) FromEnvironment() bool { return strings.HasPrefix(e.Where, "GSD_") }
+
 // Load works out the effective settings from the config file's bytes (nil when there is none)
 // and the environment: GSD_LOCK_TIMEOUT overrides lockTimeout.
 func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error) {
@@ -112,6 +116,16 @@ func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error)
 				return nil, &Error{Where: "GSD_LOCK_TIMEOUT", Err: err}
 			}
 			s.LockTimeout, s.Sources["lockTimeout"] = d, "GSD_LOCK_TIMEOUT"
+		}
+		if v, ok := lookupEnv("GSD_IDLE_AFTER"); ok && v != "" {
+			d, err := ParseDuration(v)
+			if err != nil || d <= 0 {
+				if err == nil {
+					err = fmt.Errorf("%q: not a positive duration (such as 90m or 2h)", v)
+				}
+				return nil, &Error{Where: "GSD_IDLE_AFTER", Err: err}
+			}
+			s.IdleAfter, s.Sources["idleAfter"] = d, "GSD_IDLE_AFTER"
 		}
 	}
 	return s, nil
