@@ -347,9 +347,9 @@ func (a *app) workDir() (string, error) {
 }
 
 // identityEnv gathers the identity sources from the process.
-func (a *app) identityEnv(dir string) identity.Env {
+func (a *app) identityEnv(dir string) identity.Sources {
 	home, _ := os.UserHomeDir()
-	return identity.Env{
+	return identity.Sources{
 		Flag:      a.user,
 		FlagGiven: a.userSet,
 		LookupEnv: a.lookupEnv,

@@ -42,7 +42,7 @@ const DefaultLockTimeout = 10 * time.Second
 // Config is what the caller knows about the invocation.
 type Config struct {
 	Dir         string       // where to start looking for the project (absolute)
-	Identity    identity.Env // identity sources; its Dir is set to Dir when empty
+	Identity    identity.Sources // identity sources; its Dir is set to Dir when empty
 	Workstream  string       // GSD_WORKSTREAM, "" if unset
 	Now         func() time.Time
 	LockTimeout time.Duration

@@ -17,7 +17,7 @@ import (
 func openWith(t *testing.T, e *Env, h History) *Env {
 	t.Helper()
 	tick := t0
-	e2, err := Open(Config{Dir: e.Root, Identity: identity.Env{Flag: "ann"}, History: h,
+	e2, err := Open(Config{Dir: e.Root, Identity: identity.Sources{Flag: "ann"}, History: h,
 		Now: func() time.Time { tick = tick.Add(time.Second); return tick }})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func project(t testing.TB, files map[string]string) *Env {
 	if err := os.MkdirAll(filepath.Join(root, ".planning"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e, err := Open(Config{Dir: root, Identity: identity.Env{Flag: "ann"}, Now: func() time.Time { return t0 }})
+	e, err := Open(Config{Dir: root, Identity: identity.Sources{Flag: "ann"}, Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func BenchmarkHydrate(b *testing.B) {
 	files[".planning/sessions/ann/current-plan.md"] = session(".planning/phases/03-three/03-02-PLAN.md", "complete", "in-progress", "pending")
 	root := project(b, files).Root
 	for b.Loop() {
-		e, err := Open(Config{Dir: root, Identity: identity.Env{Flag: "ann"}})
+		e, err := Open(Config{Dir: root, Identity: identity.Sources{Flag: "ann"}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -27,7 +27,7 @@ const maxIncludeDepth = 10
 // GIT_CONFIG_COUNT/KEY/VALUE and GIT_CONFIG_PARAMETERS; include and
 // includeIf (gitdir:, gitdir/i:, onbranch:) are expanded in place. As for
 // `git config`, a set $GIT_CONFIG replaces all of that with one file.
-func GitUserName(env Env) (value, file string, ok bool, err error) {
+func GitUserName(env Sources) (value, file string, ok bool, err error) {
 	r := &configReader{env: env}
 	err = r.read()
 	if err != nil {
@@ -39,7 +39,7 @@ func GitUserName(env Env) (value, file string, ok bool, err error) {
 // configReader replays git's configuration sequence and keeps the last
 // user.name it sees.
 type configReader struct {
-	env      Env
+	env      Sources
 	repo     Repo
 	hasRepo  bool
 	includes bool // whether include/includeIf are honoured (not for $GIT_CONFIG)

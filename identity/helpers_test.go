@@ -101,11 +101,11 @@ func (f *fixture) lookup(key string) (string, bool) {
 
 // identityEnv is the Env gsd would build in dir (slash-separated,
 // relative to the fixture root; absolute paths are taken as they are).
-func (f *fixture) identityEnv(dir string) Env {
+func (f *fixture) identityEnv(dir string) Sources {
 	if !filepath.IsAbs(dir) {
 		dir = f.path(dir)
 	}
-	return Env{
+	return Sources{
 		LookupEnv:    f.lookup,
 		Home:         f.env["HOME"],
 		Dir:          dir,

@@ -34,8 +34,8 @@ const (
 	KindDefault  = "default"  // "unknown"
 )
 
-// Env is everything Resolve may look at; nothing is read from the process.
-type Env struct {
+// Sources is everything Resolve may look at; nothing is read from the process.
+type Sources struct {
 	Flag         string                      // --user value
 	FlagGiven    bool                        // --user was given (also as --user ''); Flag alone cannot say
 	LookupEnv    func(string) (string, bool) // environment lookup, like os.LookupEnv (nil: empty environment)
@@ -48,7 +48,7 @@ type Env struct {
 
 // lookup distinguishes unset from empty because git does: an empty
 // GIT_CONFIG_GLOBAL, for instance, means "no global file".
-func (e Env) lookup(key string) (string, bool) {
+func (e Sources) lookup(key string) (string, bool) {
 	if e.LookupEnv == nil {
 		return "", false
 	}
@@ -56,7 +56,7 @@ func (e Env) lookup(key string) (string, bool) {
 }
 
 // abs makes a path from the environment absolute against Dir.
-func (e Env) abs(p string) string {
+func (e Sources) abs(p string) string {
 	if p == "" || filepath.IsAbs(p) || e.Dir == "" {
 		return p
 	}
@@ -87,7 +87,7 @@ var ErrUnusableUser = errors.New("sanitises to an empty session directory name; 
 // ErrUnusableUser, because falling through would act as somebody else. An
 // empty GSD_USER counts as unset. The other errors are git configuration
 // git itself would reject.
-func Resolve(env Env) (Identity, error) {
+func Resolve(env Sources) (Identity, error) {
 	if env.FlagGiven || env.Flag != "" {
 		if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
 			return id, nil

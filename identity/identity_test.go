@@ -89,7 +89,7 @@ func FuzzSanitize(f *testing.F) {
 
 // resolveEnv is an Env with a git configuration of our choosing and fake
 // OS sources.
-func resolveEnv(t *testing.T, gitName string, env map[string]string, login, host string) Env {
+func resolveEnv(t *testing.T, gitName string, env map[string]string, login, host string) Sources {
 	t.Helper()
 	f := newFixture(t)
 	f.env["GIT_CONFIG_NOSYSTEM"] = "1"
@@ -230,7 +230,7 @@ func TestResolveRefusesUnusableExplicitNames(t *testing.T) {
 func TestResolveEmptyEnv(t *testing.T) {
 	// The zero Env reads nothing but the default system config path,
 	// which we point away.
-	id, err := Resolve(Env{SystemConfig: "/nonexistent/gitconfig"})
+	id, err := Resolve(Sources{SystemConfig: "/nonexistent/gitconfig"})
 	if err != nil || id.User != "unknown" || id.Source.Kind != KindDefault {
 		t.Errorf("got %+v, %v", id, err)
 	}

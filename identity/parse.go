@@ -270,7 +270,7 @@ func (p *configParser) value() (string, bool) {
 
 // envBool reads a boolean environment variable as git's git_env_bool:
 // unset or empty is false, and an unparsable value is an error.
-func envBool(env Env, name string) (bool, error) {
+func envBool(env Sources, name string) (bool, error) {
 	v, ok := env.lookup(name)
 	if !ok {
 		return false, nil

@@ -34,7 +34,7 @@ type Repo struct {
 // a .git file that is malformed or points nowhere, or an unparsable
 // $GIT_DISCOVERY_ACROSS_FILESYSTEM.
 func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, error) {
-	env := Env{LookupEnv: lookupEnv, Dir: dir}
+	env := Sources{LookupEnv: lookupEnv, Dir: dir}
 	if gd, ok := env.lookup("GIT_DIR"); ok {
 		return explicitRepo(env, gd)
 	}
@@ -96,7 +96,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 
 // explicitRepo handles $GIT_DIR: no discovery; a path that is not a git
 // directory means no repository, as for `git config`.
-func explicitRepo(env Env, gd string) (Repo, bool, error) {
+func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 	if gd == "" {
 		return Repo{}, false, nil
 	}
@@ -124,7 +124,7 @@ func explicitRepo(env Env, gd string) (Repo, bool, error) {
 	return newRepo(env, gitDir, workTree, alias, setupDir), true, nil
 }
 
-func newRepo(env Env, gitDir, workTree, alias, setupDir string) Repo {
+func newRepo(env Sources, gitDir, workTree, alias, setupDir string) Repo {
 	r := Repo{GitDir: gitDir, CommonDir: commonDir(gitDir, env), WorkTree: workTree, setupDir: setupDir}
 	if alias != realPath(gitDir) {
 		r.gitDirAlias = alias
@@ -134,7 +134,7 @@ func newRepo(env Env, gitDir, workTree, alias, setupDir string) Repo {
 
 // commonDir is $GIT_COMMON_DIR, or what <gitDir>/commondir names (linked
 // worktrees), or gitDir itself.
-func commonDir(gitDir string, env Env) string {
+func commonDir(gitDir string, env Sources) string {
 	if cd, ok := env.lookup("GIT_COMMON_DIR"); ok {
 		return env.abs(cd)
 	}
@@ -151,7 +151,7 @@ func commonDir(gitDir string, env Env) string {
 
 // isGitDir is git's is_git_directory: a valid HEAD, and objects/ and refs/
 // in the common directory.
-func isGitDir(dir string, env Env) bool {
+func isGitDir(dir string, env Sources) bool {
 	if !validHEAD(filepath.Join(dir, "HEAD")) {
 		return false
 	}
@@ -203,7 +203,7 @@ func validHEAD(path string) bool {
 
 // readGitFile follows a .git file ("gitdir: <path>", relative to the
 // file's directory) as in linked worktrees and submodules.
-func readGitFile(path string, env Env) (string, error) {
+func readGitFile(path string, env Sources) (string, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return "", fmt.Errorf("reading gitfile: %w", err)
@@ -232,7 +232,7 @@ func readGitFile(path string, env Env) (string, error) {
 // entry that is a proper ancestor of dir (-1 if none): discovery never
 // looks at that directory or above. Entries are resolved through symlinks
 // until an empty entry, as in git; relative entries are ignored.
-func ceilingLength(dir string, env Env) int {
+func ceilingLength(dir string, env Sources) int {
 	list, _ := env.lookup("GIT_CEILING_DIRECTORIES")
 	longest := -1
 	resolve := true
