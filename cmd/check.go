@@ -31,7 +31,7 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 					SchemaVersion  int           `json:"schemaVersion"`
 					SessionFile    string        `json:"sessionFile"`
 					Valid          bool          `json:"valid"`
-					State          hydrate.State `json:"state"`
+					State          hydrate.SessionState `json:"state"`
 					Plan           *string       `json:"plan"`
 					StaleReasons   []string      `json:"staleReasons"`
 					CorruptReasons []string      `json:"corruptReasons"`

@@ -130,7 +130,7 @@ type progressSessionJSON struct {
 	User        string        `json:"user"`
 	SessionFile string        `json:"sessionFile"`
 	Plan        *string       `json:"plan"`
-	State       hydrate.State `json:"state"`
+	State       hydrate.SessionState `json:"state"`
 	TasksDone   int           `json:"tasksDone"`
 	TasksTotal  int           `json:"tasksTotal"`
 	ResumeTask  *int          `json:"resumeTask"`

@@ -121,7 +121,7 @@ func TestBriefStates(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		session string
-		state   State
+		state   SessionState
 		first   string
 	}{
 		{"no session", "", StateNoSession, "gsd --user ann hydrate"},

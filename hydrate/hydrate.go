@@ -21,7 +21,7 @@ type Options struct {
 // Result is what Hydrate found and did.
 type Result struct {
 	*Session
-	Found    State    // the state before any bootstrap
+	Found    SessionState    // the state before any bootstrap
 	Actions  []Action // what was archived and bootstrapped
 	Phase    string   // the current phase, when one was looked up
 	NextPlan string   // when every task is complete: the next plan of the phase without a SUMMARY

@@ -20,7 +20,7 @@ type UserSession struct {
 	User       string
 	Path       string // root-relative session file
 	Plan       string
-	State      State
+	State      SessionState
 	Done       int
 	Total      int
 	ResumeTask int

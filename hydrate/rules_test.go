@@ -9,7 +9,7 @@ import (
 // and where a result's archive is.
 func TestSessionRules(t *testing.T) {
 	for _, tc := range []struct {
-		state    State
+		state    SessionState
 		valid    bool
 		unusable string
 	}{

@@ -10,17 +10,17 @@ import (
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
-// State is what hydrate found.
-type State string
+// SessionState is what hydrate found.
+type SessionState string
 
 // The states of a session, as the spec's seed tokens name them.
 const (
-	StateResume      State = "resume"       // a task to resume
-	StateAllComplete State = "all-complete" // every task complete
-	StateNoSession   State = "no-session"   // no session file
-	StateStale       State = "stale"        // the session no longer matches the project
-	StateCorrupt     State = "corrupt"      // the session file is not a session
-	StateNoPlan      State = "no-plan"      // no session, and no plan to start one from
+	StateResume      SessionState = "resume"       // a task to resume
+	StateAllComplete SessionState = "all-complete" // every task complete
+	StateNoSession   SessionState = "no-session"   // no session file
+	StateStale       SessionState = "stale"        // the session no longer matches the project
+	StateCorrupt     SessionState = "corrupt"      // the session file is not a session
+	StateNoPlan      SessionState = "no-plan"      // no session, and no plan to start one from
 )
 
 // Valid reports whether the session can be worked from as it is: a task to resume, or every
@@ -72,7 +72,7 @@ type Task struct {
 type Session struct {
 	Path           string // root-relative session file
 	Exists         bool
-	State          State
+	State          SessionState
 	Plan           string // the plan the session copies (header)
 	Started        string
 	Tasks          []Task
