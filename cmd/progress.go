@@ -156,7 +156,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		AllProgress:   r.AllProgress,
 		Phases:        []progressPhaseJSON{},
 		Sessions:      []progressSessionJSON{},
-		State:         r.State,
+		State:         r.StateFile,
 		Problems:      nonNil(r.Problems),
 	}
 	if cur := r.CurrentPhase(); cur != nil {
@@ -244,7 +244,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	} else {
 		a.field(w, "Current", hydrate.NoActivePlan(r.Position))
 	}
-	if st := r.State; st != nil {
+	if st := r.StateFile; st != nil {
 		switch {
 		case !st.Exists:
 			a.field(w, "STATE.md", "missing (gsd state --write creates it)")

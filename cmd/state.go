@@ -46,7 +46,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 			case write:
 				sp, written, err = env.WriteState()
 			default:
-				sp, err = env.State()
+				sp, err = env.StateReport()
 			}
 			if err != nil {
 				return err

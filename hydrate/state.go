@@ -180,8 +180,8 @@ func (e *Env) statePosition(proj *roadmap.Project) (*StatePosition, error) {
 	return sp, nil
 }
 
-// State derives the position and says whether STATE.md agrees with it. It writes nothing.
-func (e *Env) State() (*StatePosition, error) {
+// StateReport derives the position and says whether STATE.md agrees with it. It writes nothing.
+func (e *Env) StateReport() (*StatePosition, error) {
 	proj, err := roadmap.Load(e.FS, e.PlanningDir)
 	if err != nil {
 		return nil, err

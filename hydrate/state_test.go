@@ -101,7 +101,7 @@ func TestCompareStateVariants(t *testing.T) {
 
 func TestDerivePosition(t *testing.T) {
 	e := project(t, baseFiles())
-	sp, err := e.State()
+	sp, err := e.StateReport()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestDerivePosition(t *testing.T) {
 	files := baseFiles()
 	files[".planning/phases/03-three/03-02-SUMMARY.md"] = "done"
 	files[".planning/ROADMAP.md"] = "- [x] **Phase 1: One**\n- [x] **Phase 3: Three**\n- [ ] **Phase 4: Four**\n"
-	sp, err = project(t, files).State()
+	sp, err = project(t, files).StateReport()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestStateRefusesBinary(t *testing.T) {
 	files := baseFiles()
 	files[".planning/STATE.md"] = "## Current Position\x00\x01"
 	e := project(t, files)
-	if _, err := e.State(); err == nil || !strings.Contains(err.Error(), ".planning/STATE.md: file is binary") {
+	if _, err := e.StateReport(); err == nil || !strings.Contains(err.Error(), ".planning/STATE.md: file is binary") {
 		t.Errorf("State = %v", err)
 	}
 	if _, _, err := e.WriteState(); err == nil {
