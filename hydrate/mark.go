@@ -89,7 +89,7 @@ func lineErr(line int, err error) error {
 }
 
 // pick chooses the task for a mark command given without a number.
-func pick(p *planfile.Plan, st planfile.Status) (int, error) {
+func pick(p *planfile.File, st planfile.Status) (int, error) {
 	var inProgress []int
 	first := 0
 	for i := range p.Tasks {

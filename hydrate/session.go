@@ -84,7 +84,7 @@ type Session struct {
 	Warnings       []string // things worth saying that do not make the session unusable
 
 	src  []byte
-	file *planfile.Plan
+	file *planfile.File
 }
 
 // Inspect reads the user's session and judges it, writing nothing. An unreadable file or a task
@@ -160,7 +160,7 @@ func resumePoint(sts []planfile.Status) (int, bool) {
 }
 
 // staleness lists every reason the session no longer matches the project, not just the first.
-func (e *Env) staleness(s *Session, p *planfile.Plan) []string {
+func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	var why []string
 	planPath, err := cleanRel(p.Header.Plan)
 	if err != nil {

@@ -5,7 +5,7 @@ import "bytes"
 // Block returns the first top-level element called name outside the <tasks> blocks, such as a
 // plan's <objective>: its start tag at the start of a line (after indentation), outside fenced
 // code and HTML comments, and its end tag "</name>" later on. The text is returned as written.
-func (p *Plan) Block(name string) (Child, bool) {
+func (p *File) Block(name string) (Child, bool) {
 	src := p.Src
 	open := []byte("<" + name + ">")
 	closeTag := []byte("</" + name + ">")
@@ -47,7 +47,7 @@ func (p *Plan) Block(name string) (Child, bool) {
 	return Child{}, false
 }
 
-func (p *Plan) inBlock(off int) bool {
+func (p *File) inBlock(off int) bool {
 	for _, b := range p.Blocks {
 		if off >= b.Start && off < b.End {
 			return true

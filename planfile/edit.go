@@ -148,7 +148,7 @@ func splice(src []byte, at, end int, repl string) []byte {
 
 // verifyEdit checks that after differs from before only in the statuses of the tasks in want:
 // same tasks, same attributes, same children, same header.
-func verifyEdit(before, after *Plan, want map[int]Status) error {
+func verifyEdit(before, after *File, want map[int]Status) error {
 	refuse := func(format string, args ...any) error {
 		return fmt.Errorf("refusing to write: the edit would change more than task statuses (%s)", fmt.Sprintf(format, args...))
 	}

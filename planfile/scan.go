@@ -130,8 +130,8 @@ type Problem struct {
 	Message string
 }
 
-// Plan is the result of scanning a plan or session file.
-type Plan struct {
+// File is the result of scanning a plan or session file.
+type File struct {
 	Src      []byte
 	Header   Header
 	Tasks    []Task
@@ -146,7 +146,7 @@ type Plan struct {
 }
 
 // Line returns the 1-based line number of byte offset off.
-func (p *Plan) Line(off int) int {
+func (p *File) Line(off int) int {
 	lo, hi := 0, len(p.lines)
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -178,8 +178,8 @@ const (
 
 // Scan reads src, tolerating anything: it never panics and always returns. What it could not
 // make sense of is listed in Problems; if it had to give up, Err says so.
-func Scan(src []byte) *Plan {
-	p := &Plan{Src: src}
+func Scan(src []byte) *File {
+	p := &File{Src: src}
 	p.lines = append(p.lines, 0)
 	for i, c := range src {
 		if c == '\n' {
@@ -195,7 +195,7 @@ func Scan(src []byte) *Plan {
 // scanner walks the source line by line outside tasks, and tag by tag inside them.
 type scanner struct {
 	src    []byte
-	p      *Plan
+	p      *File
 	pos    int
 	work   int // bytes examined so far, look-aheads included
 	budget int // the most work allowed

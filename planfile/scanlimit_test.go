@@ -54,7 +54,7 @@ func TestScanIsLinear(t *testing.T) {
 		size = 1 << 20
 	}
 	for name, src := range pathological(size) {
-		p := &Plan{Src: src, lines: []int{0}}
+		p := &File{Src: src, lines: []int{0}}
 		s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
 		s.run()
 		t.Logf("%s: %d bytes, %d work units (budget %d), %d tasks, err %v", name, len(src), s.work, s.budget, len(p.Tasks), p.Err)
@@ -86,7 +86,7 @@ func TestRealFilesStayWithinBudget(t *testing.T) {
 		if err != nil || len(src) == 0 {
 			continue
 		}
-		s := scanner{src: src, p: &Plan{Src: src, lines: []int{0}}, budget: 1 << 62}
+		s := scanner{src: src, p: &File{Src: src, lines: []int{0}}, budget: 1 << 62}
 		s.run()
 		if r := float64(s.work) / float64(len(src)); r > worst {
 			worst, worstPath = r, path

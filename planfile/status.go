@@ -61,7 +61,7 @@ func (e *LineError) Error() string { return fmt.Sprintf("%d: %v", e.Line, e.Err)
 func (e *LineError) Unwrap() error { return e.Err }
 
 // Statuses returns every task's status, or the first task whose status is invalid, with its line.
-func (p *Plan) Statuses() ([]Status, error) {
+func (p *File) Statuses() ([]Status, error) {
 	out := make([]Status, len(p.Tasks))
 	for i := range p.Tasks {
 		st, err := p.Tasks[i].TaskStatus()
@@ -75,7 +75,7 @@ func (p *Plan) Statuses() ([]Status, error) {
 
 // CorruptReasons says why a file cannot be a session file at all: no Plan header, no tasks, or
 // no status attribute anywhere (it was never bootstrapped). Nil means it is structurally sound.
-func (p *Plan) CorruptReasons() []string {
+func (p *File) CorruptReasons() []string {
 	var why []string
 	switch {
 	case p.Header.PlanLine == 0:

@@ -116,7 +116,7 @@ func TestXMLAgreesOnCorpus(t *testing.T) {
 // scanner's children in order, with the same text once decoded. Only with strict does that hold
 // for tasks with code, comments, CDATA or processing instructions directly inside, which etree
 // reads as markup and the scanner does not: any input then may differ, real plans may not.
-func xmlAgreement(p *Plan, strict bool) string {
+func xmlAgreement(p *File, strict bool) string {
 	for i := range p.Tasks {
 		tk := &p.Tasks[i]
 		if el := parseTask(shadow(tk.tag)); el != nil {
