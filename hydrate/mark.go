@@ -46,7 +46,7 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		if n < 1 || n > len(p.Tasks) {
 			return fmt.Errorf("%s: no task %d (the session has %d)", rel, n, len(p.Tasks))
 		}
-		from, _ := p.Tasks[n-1].Status()
+		from, _ := p.Tasks[n-1].StatusText()
 		out, err := planfile.SetStatus(src, n, st)
 		changed, onDisk := true, out
 		switch {
@@ -93,7 +93,7 @@ func pick(p *planfile.File, st planfile.Status) (int, error) {
 	var inProgress []int
 	first := 0
 	for i := range p.Tasks {
-		s, err := p.Tasks[i].TaskStatus()
+		s, err := p.Tasks[i].Status()
 		if err != nil {
 			continue
 		}

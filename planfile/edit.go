@@ -76,7 +76,7 @@ func InjectStatuses(src []byte) ([]byte, error) {
 	last := 0
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
-		if _, ok := t.Status(); ok {
+		if _, ok := t.StatusText(); ok {
 			continue
 		}
 		at := insertAt(t)
@@ -172,8 +172,8 @@ func verifyEdit(before, after *File, want map[int]Status) error {
 		if !sameAttrsExceptStatus(b.Attrs, a.Attrs) {
 			return refuse("task %d attributes", b.Number)
 		}
-		got, _ := a.Status()
-		old, _ := b.Status()
+		got, _ := a.StatusText()
+		old, _ := b.StatusText()
 		if changing && got != string(st) || !changing && got != old {
 			return refuse("task %d status %q", b.Number, got)
 		}

@@ -104,7 +104,7 @@ func FuzzSetStatus(f *testing.F) {
 				if string(out) != want {
 					t.Fatalf("task %d -> %s: got %q, want only the status attribute changed: %q", n, st, out, want)
 				}
-				got, err := Scan(out).Tasks[n-1].TaskStatus()
+				got, err := Scan(out).Tasks[n-1].Status()
 				if err != nil || got != st {
 					t.Fatalf("after edit task %d status %q err %v", n, got, err)
 				}
@@ -126,7 +126,7 @@ func FuzzBootstrap(f *testing.F) {
 			t.Fatalf("header not found in bootstrapped file: %+v", p.Header)
 		}
 		for i := range p.Tasks {
-			if _, ok := p.Tasks[i].Status(); !ok {
+			if _, ok := p.Tasks[i].StatusText(); !ok {
 				t.Fatalf("task %d has no status after bootstrap", i+1)
 			}
 		}

@@ -109,7 +109,7 @@ func TestBootstrapGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, st := range sts {
-				if v, ok := p.Tasks[i].Status(); !ok || v != "pending" || st != Pending {
+				if v, ok := p.Tasks[i].StatusText(); !ok || v != "pending" || st != Pending {
 					t.Errorf("task %d status %q %v", i+1, v, ok)
 				}
 			}
@@ -153,7 +153,7 @@ func TestSessionHeaderAndStatuses(t *testing.T) {
 	}
 	var got []string
 	for i := 0; i < 4; i++ {
-		st, err := p.Tasks[i].TaskStatus()
+		st, err := p.Tasks[i].Status()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestSetStatusGolden(t *testing.T) {
 			}
 			golden(t, name, out)
 			assertOneSplice(t, src, out)
-			st, err := Scan(out).Tasks[c.n-1].TaskStatus()
+			st, err := Scan(out).Tasks[c.n-1].Status()
 			if err != nil || st != c.st {
 				t.Errorf("after edit: %v %v", st, err)
 			}

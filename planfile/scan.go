@@ -81,8 +81,8 @@ func (t *Task) Type() string {
 	return v
 }
 
-// Status is the raw status attribute value and whether the attribute is present.
-func (t *Task) Status() (string, bool) {
+// StatusText is the raw status attribute value and whether the attribute is present.
+func (t *Task) StatusText() (string, bool) {
 	a, ok := t.Attr("status")
 	return a.Value, ok
 }

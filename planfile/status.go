@@ -27,9 +27,9 @@ func ParseStatus(s string) (Status, bool) {
 	return "", false
 }
 
-// TaskStatus is a task's status as the session means it: a task without a status attribute is
+// Status is a task's status as the session means it: a task without a status attribute is
 // pending (bootstrap adds one to every task, but a hand edit may have dropped one).
-func (t *Task) TaskStatus() (Status, error) {
+func (t *Task) Status() (Status, error) {
 	n := 0
 	var val string
 	for _, a := range t.Attrs {
@@ -64,7 +64,7 @@ func (e *LineError) Unwrap() error { return e.Err }
 func (p *File) Statuses() ([]Status, error) {
 	out := make([]Status, len(p.Tasks))
 	for i := range p.Tasks {
-		st, err := p.Tasks[i].TaskStatus()
+		st, err := p.Tasks[i].Status()
 		if err != nil {
 			return nil, &LineError{Line: p.Tasks[i].Line, Err: err}
 		}
@@ -88,7 +88,7 @@ func (p *File) CorruptReasons() []string {
 	} else {
 		has := false
 		for i := range p.Tasks {
-			if _, ok := p.Tasks[i].Status(); ok {
+			if _, ok := p.Tasks[i].StatusText(); ok {
 				has = true
 				break
 			}
