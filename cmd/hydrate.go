@@ -125,8 +125,8 @@ type hydrateReport struct {
 	UserSource     string               `json:"userSource"`
 	UserSourceFile *string              `json:"userSourceFile"`
 	SessionFile    string               `json:"sessionFile"`
-	State          hydrate.SessionState        `json:"state"`
-	Found          hydrate.SessionState        `json:"found"`
+	State          hydrate.SessionState `json:"state"`
+	Found          hydrate.SessionState `json:"found"`
 	Plan           *string              `json:"plan"`
 	Started        *string              `json:"started"`
 	ResumeTask     *int                 `json:"resumeTask"`

@@ -127,16 +127,16 @@ type progressReportJSON struct {
 
 // progressSessionJSON is a hydrate.UserSession with null for what is unknown.
 type progressSessionJSON struct {
-	User        string        `json:"user"`
-	SessionFile string        `json:"sessionFile"`
-	Plan        *string       `json:"plan"`
+	User        string               `json:"user"`
+	SessionFile string               `json:"sessionFile"`
+	Plan        *string              `json:"plan"`
 	State       hydrate.SessionState `json:"state"`
-	TasksDone   int           `json:"tasksDone"`
-	TasksTotal  int           `json:"tasksTotal"`
-	ResumeTask  *int          `json:"resumeTask"`
-	Changed     string        `json:"changed"` // RFC 3339, UTC, to the second
-	Reasons     []string      `json:"reasons"`
-	Error       *string       `json:"error"`
+	TasksDone   int                  `json:"tasksDone"`
+	TasksTotal  int                  `json:"tasksTotal"`
+	ResumeTask  *int                 `json:"resumeTask"`
+	Changed     string               `json:"changed"` // RFC 3339, UTC, to the second
+	Reasons     []string             `json:"reasons"`
+	Error       *string              `json:"error"`
 }
 
 func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {

@@ -17,7 +17,7 @@ import (
 type Brief struct {
 	User           string          `json:"user"`
 	SessionFile    string          `json:"sessionFile"`
-	State          SessionState           `json:"state"`
+	State          SessionState    `json:"state"`
 	Plan           string          `json:"-"` // "" when none: cmd gives it as null
 	Objective      *Excerpt        `json:"objective"`
 	Counts         planfile.Counts `json:"counts"`

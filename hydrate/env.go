@@ -41,9 +41,9 @@ const DefaultLockTimeout = 10 * time.Second
 
 // Config is what the caller knows about the invocation.
 type Config struct {
-	Dir         string       // where to start looking for the project (absolute)
+	Dir         string           // where to start looking for the project (absolute)
 	Identity    identity.Sources // identity sources; its Dir is set to Dir when empty
-	Workstream  string       // GSD_WORKSTREAM, "" if unset
+	Workstream  string           // GSD_WORKSTREAM, "" if unset
 	Now         func() time.Time
 	LockTimeout time.Duration
 	History     History // the session journal and snapshots (history.go)

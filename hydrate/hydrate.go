@@ -21,11 +21,11 @@ type Options struct {
 // Result is what Hydrate found and did.
 type Result struct {
 	*Session
-	Found    SessionState    // the state before any bootstrap
-	Actions  []Action // what was archived and bootstrapped
-	Phase    string   // the current phase, when one was looked up
-	NextPlan string   // when every task is complete: the next plan of the phase without a SUMMARY
-	Note     string   // why nothing could be (or, without Bootstrap, would be) bootstrapped
+	Found    SessionState // the state before any bootstrap
+	Actions  []Action     // what was archived and bootstrapped
+	Phase    string       // the current phase, when one was looked up
+	NextPlan string       // when every task is complete: the next plan of the phase without a SUMMARY
+	Note     string       // why nothing could be (or, without Bootstrap, would be) bootstrapped
 
 	// Without Bootstrap, for a missing, stale or corrupt session: the plan a run with Bootstrap
 	// would start afresh from ("" when it would not, and Note says why).

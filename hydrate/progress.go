@@ -35,7 +35,7 @@ type UserSession struct {
 type ProgressReport struct {
 	*roadmap.Project
 	Sessions  []UserSession
-	StateFile     *StatePosition // what STATE.md says against the derived position; nil without STATE.md
+	StateFile *StatePosition // what STATE.md says against the derived position; nil without STATE.md
 	Trackable *bool          // whether the active plan has <task> elements gsd can track; nil without one
 	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
 	PlansDone int            // of those, the ones with their SUMMARY

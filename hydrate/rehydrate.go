@@ -40,7 +40,7 @@ type RehydrateSnap struct {
 // RehydrateContext is what the seed calls the pre-computed session context, for a GSD session.
 type RehydrateContext struct {
 	Plan         string         `json:"plan"`
-	State        SessionState          `json:"state"`
+	State        SessionState   `json:"state"`
 	LastTasks    []ContextTask  `json:"lastTasks"`
 	ActiveTodos  []ContextTodo  `json:"activeTodos"`
 	ResumeTask   int            `json:"resumeTask"`
