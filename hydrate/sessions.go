@@ -34,14 +34,14 @@ var TeamStates = []string{TeamActive, TeamIdle, TeamStale, TeamComplete, TeamCor
 // TeamSession is one user's session as gsd sessions reports it.
 type TeamSession struct {
 	User         string         `json:"user"`
-	Path         string         `json:"path"`
+	Path         string         `json:"sessionFile"`
 	State        string         `json:"state"`
 	Plan         string         `json:"plan"`
 	Done         int            `json:"tasksDone"`
 	Total        int            `json:"tasksTotal"`
 	InProgress   []int          `json:"inProgress"`
 	ResumeTask   int            `json:"resumeTask"`
-	LastActivity time.Time      `json:"lastActivity"`
+	LastActivity time.Time      `json:"lastActivity"`       // UTC, to the second, as every time gsd prints
 	ActivityFrom string         `json:"activityFrom"`       // "journal" or "file" (the session's modification time)
 	Instance     string         `json:"instance,omitempty"` // the agent instance attached (journal), if any
 	Snapshots    int            `json:"snapshots"`
@@ -146,7 +146,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	if statErr != nil {
 		ts.State = TeamNoSession
 		if haveLast {
-			ts.LastActivity, ts.ActivityFrom = last.Time.UTC(), "journal"
+			ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
 		}
 		return ts, true, warn
 	}
@@ -154,9 +154,9 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	// The journal's time is the activity when the session is still what its last event left;
 	// a session changed since (by hand, or by a gsd without a journal) has its file's time.
 	if haveLast && readErr == nil && last.SHA256 == journal.Hash(src, true) {
-		ts.LastActivity, ts.ActivityFrom = last.Time.UTC(), "journal"
+		ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
 	} else {
-		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC(), "file"
+		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC().Truncate(time.Second), "file"
 	}
 	s, err := other.Inspect()
 	if err != nil {
