@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/config"
 )
 
 func (a *app) newSessionsCmd() *cobra.Command {
@@ -63,7 +64,7 @@ gsd.idleAfter, else 2h.`,
 					IdleAfter     string                `json:"idleAfter"`
 					Sessions      []hydrate.TeamSession `json:"sessions"`
 					Warnings      []string              `json:"warnings"`
-				}{SchemaVersion, res.IdleAfter.String(), nonNil(list), nonNil(res.Warnings)})
+				}{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
 			}
 			if len(list) == 0 {
 				fmt.Fprintln(a.stdout, "no sessions")

@@ -50,17 +50,18 @@ func (s *Settings) Value(key string) string {
 	case "keepSnapshots":
 		return strconv.Itoa(s.KeepSnapshots)
 	case "lockTimeout":
-		return short(s.LockTimeout)
+		return FormatDuration(s.LockTimeout)
 	case "journal":
 		return strconv.FormatBool(s.Journal)
 	case "idleAfter":
-		return short(s.IdleAfter)
+		return FormatDuration(s.IdleAfter)
 	}
 	return ""
 }
 
 // short is d as Go writes it without zero units at its end: "2h", "1m30s", "10s".
-func short(d time.Duration) string {
+// FormatDuration writes a duration as people write them in config files: "2h", "90m", "10s".
+func FormatDuration(d time.Duration) string {
 	out := d.String()
 	if strings.HasSuffix(out, "m0s") {
 		out = strings.TrimSuffix(out, "0s")
