@@ -2,7 +2,6 @@ package hydrate
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
@@ -56,12 +55,36 @@ func (e *Env) hasSummary(plan string) bool {
 	return false
 }
 
-// taskNumberPrefix is the "Task 3:" many plans start a task name with: renumbered when tasks are
-// reordered, so it is not part of what matches a task.
-var taskNumberPrefix = regexp.MustCompile(`^(?i:task)\s*\d+\s*[:.)-]\s*`)
-
 func matchName(name string) string {
-	return strings.ToLower(strings.TrimSpace(taskNumberPrefix.ReplaceAllString(strings.TrimSpace(name), "")))
+	return strings.ToLower(strings.TrimSpace(dropTaskNumber(strings.TrimSpace(name))))
+}
+
+// dropTaskNumber removes the "Task 3:" many plans start a task name with: renumbered when tasks
+// are reordered, so it is not part of what matches a task. It matches
+// `^(?i:task)\s*\d+\s*[:.)-]\s*` (a matcher, not a regular expression compiled at every start).
+func dropTaskNumber(s string) string {
+	if len(s) < 4 || !strings.EqualFold(s[:4], "task") {
+		return s
+	}
+	space := func(i int) int {
+		for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+			i++
+		}
+		return i
+	}
+	i := space(4)
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return s
+	}
+	j = space(j)
+	if j >= len(s) || strings.IndexByte(":.)-", s[j]) < 0 {
+		return s
+	}
+	return s[space(j+1):]
 }
 
 // carry returns data (a fresh session) with the status of every task of the old session s that

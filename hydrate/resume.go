@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 )
@@ -22,14 +21,30 @@ type ResumeResult struct {
 	Session   *Session // the session after
 }
 
-var userDirName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// isUserDirName reports whether s is a session directory name as identity sanitises names:
+// `^[a-z0-9]+(-[a-z0-9]+)*$` (a matcher, not a regular expression compiled at every start).
+func isUserDirName(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Resume takes a teammate's session over: their session file is copied into the user's (the
 // header naming the user), the user's own session kept first as a pre-resume snapshot. Both
 // journals record it: a resume event in the user's, a handed-over event in the teammate's. The
 // teammate's session itself is left as it is.
 func (e *Env) Resume(from string) (*ResumeResult, error) {
-	if !userDirName.MatchString(from) {
+	if !isUserDirName(from) {
 		return nil, &ArgError{Err: fmt.Errorf("%q is not a user name as gsd writes them (gsd sessions lists them)", from)}
 	}
 	if from == e.User.User {

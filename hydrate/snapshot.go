@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
@@ -32,7 +32,45 @@ func automatic(kind string) bool {
 	return kind == KindPreRestore || kind == KindPreCompact || kind == KindCarried
 }
 
-var snapshotName = regexp.MustCompile(`^current-plan\.(\d{14})(?:-(\d+))?\.([a-z][a-z-]*)$`)
+// splitSnapshotName matches `^current-plan\.(\d{14})(?:-(\d+))?\.([a-z][a-z-]*)$` and returns
+// the stamp, the counter ("" when none) and the kind (a matcher, not a regular expression
+// compiled at every start).
+func splitSnapshotName(id string) (stamp, n, kind string, ok bool) {
+	rest, found := strings.CutPrefix(id, "current-plan.")
+	if !found || len(rest) < 14 || !allDigits(rest[:14]) {
+		return "", "", "", false
+	}
+	stamp, rest = rest[:14], rest[14:]
+	if r, found := strings.CutPrefix(rest, "-"); found {
+		i := 0
+		for i < len(r) && '0' <= r[i] && r[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return "", "", "", false
+		}
+		n, rest = r[:i], r[i:]
+	}
+	kind, found = strings.CutPrefix(rest, ".")
+	if !found || kind == "" || kind[0] < 'a' || kind[0] > 'z' {
+		return "", "", "", false
+	}
+	for i := 0; i < len(kind); i++ {
+		if c := kind[i]; (c < 'a' || c > 'z') && c != '-' {
+			return "", "", "", false
+		}
+	}
+	return stamp, n, kind, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // SnapshotInfo describes one snapshot of the user's session.
 type SnapshotInfo struct {
@@ -49,19 +87,19 @@ type SnapshotInfo struct {
 
 // parseSnapshotID splits a snapshot file name into its time, same-second number and kind.
 func parseSnapshotID(id string) (time.Time, int, string, bool) {
-	m := snapshotName.FindStringSubmatch(id)
-	if m == nil {
+	stamp, counter, kind, ok := splitSnapshotName(id)
+	if !ok {
 		return time.Time{}, 0, "", false
 	}
-	t, err := time.Parse("20060102150405", m[1])
+	t, err := time.Parse("20060102150405", stamp)
 	if err != nil {
 		return time.Time{}, 0, "", false
 	}
 	n := 1
-	if m[2] != "" {
-		n, _ = strconv.Atoi(m[2])
+	if counter != "" {
+		n, _ = strconv.Atoi(counter)
 	}
-	return t, n, m[3], true
+	return t, n, kind, true
 }
 
 // Snapshots lists the user's snapshots, oldest first, with the plan and progress of each.

@@ -133,7 +133,14 @@ func (e *Env) archive(data []byte, kind string) (string, error) {
 		if i > 1 {
 			name = fmt.Sprintf("current-plan.%s-%d.%s", stamp, i, kind)
 		}
-		err := atomicfile.CreateExclusive(filepath.Join(dir, name), data, perm)
+		create := atomicfile.CreateExclusive
+		if kind == KindPreCompact {
+			// A copy taken before an agent compacts its context; the session itself is durable,
+			// so not waiting for the disk loses nothing a crash would not lose anyway, and keeps
+			// the PreCompact hook as fast as gsd --version.
+			create = atomicfile.CreateExclusiveUnsynced
+		}
+		err := create(filepath.Join(dir, name), data, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -342,13 +343,16 @@ func Append(path string, evs ...Event) error {
 }
 
 // needSync says whether evs must reach the disk before Append returns: all but the events that
-// only record an agent's comings and goings (rehydrated, detach, hook-failure), which the
-// lifecycle hooks write on every agent start and end. Losing one of those in a crash loses a
-// metric, never a status; not waiting for the disk keeps the hooks as fast as gsd --version.
+// only record an agent's comings and goings (rehydrated, detach, hook-failure) and its
+// pre-compaction snapshots, which the lifecycle hooks write on every agent start, compaction and
+// end. Losing one of those in a crash loses a metric or a spare copy, never a status; not
+// waiting for the disk keeps the hooks as fast as gsd --version.
 func needSync(evs []Event) bool {
 	for _, ev := range evs {
-		switch ev.Type {
-		case Rehydrated, Detach, HookFailure:
+		switch {
+		case ev.Type == Rehydrated, ev.Type == Detach, ev.Type == HookFailure:
+		case ev.Type == Snapshot && strings.HasPrefix(ev.Note, "pre-compact"):
+			// PreCompact's copy of a durable session, also written without waiting.
 		default:
 			return true
 		}

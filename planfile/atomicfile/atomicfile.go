@@ -55,13 +55,25 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // the final name; this way path either does not exist or holds all of data. A new file gets perm
 // less the umask.
 func CreateExclusive(path string, data []byte, perm fs.FileMode) error {
+	return createExclusive(path, data, perm, true)
+}
+
+// CreateExclusiveUnsynced is CreateExclusive without waiting for the disk: the file appears
+// whole or not at all, but a power loss right after it returns may lose it. For copies whose
+// loss costs nothing that is not kept elsewhere (a pre-compaction snapshot of a session that is
+// itself durable).
+func CreateExclusiveUnsynced(path string, data []byte, perm fs.FileMode) error {
+	return createExclusive(path, data, perm, false)
+}
+
+func createExclusive(path string, data []byte, perm fs.FileMode, durable bool) error {
 	// A cheap early answer for the common case; the move below is what actually guarantees that
 	// nothing is overwritten when another process creates path concurrently.
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("create %s: %w", path, fs.ErrExist)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := writeTemp(dir, filepath.Base(path), data, perm)
+	tmp, err := writeTemp(dir, filepath.Base(path), data, perm, durable)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
@@ -75,6 +87,9 @@ func CreateExclusive(path string, data []byte, perm fs.FileMode) error {
 			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
 		}
 		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if !durable {
+		return nil
 	}
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
@@ -163,7 +178,7 @@ func tempName(dir, base string) string {
 
 // writeTemp creates a new temporary file for base in dir with perm (less the umask), writes data,
 // syncs and closes it, and returns its name. On failure nothing is left behind.
-func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) {
+func writeTemp(dir, base string, data []byte, perm fs.FileMode, durable bool) (string, error) {
 	var (
 		f   *os.File
 		err error
@@ -182,7 +197,7 @@ func writeTemp(dir, base string, data []byte, perm fs.FileMode) (string, error) 
 	lockTemp(f)
 	tmp := f.Name()
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

@@ -372,7 +372,7 @@ func TestIsTemp(t *testing.T) {
 	}
 	// And the names actually produced, by renameio (WriteFile on Unix) and by writeTemp.
 	dir := t.TempDir()
-	tmp, err := writeTemp(dir, "plan.md", []byte("x"), 0o600)
+	tmp, err := writeTemp(dir, "plan.md", []byte("x"), 0o600, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Stat(target); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	tmp, err := writeTemp(filepath.Dir(target), filepath.Base(target), data, perm)
+	tmp, err := writeTemp(filepath.Dir(target), filepath.Base(target), data, perm, true)
 	if err != nil {
 		return err
 	}
