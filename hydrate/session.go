@@ -214,11 +214,3 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	}
 	return why
 }
-
-func joinNums(ns []roadmap.PhaseNum) string {
-	parts := make([]string, len(ns))
-	for i, n := range ns {
-		parts[i] = n.String()
-	}
-	return strings.Join(parts, ", ")
-}

@@ -158,9 +158,6 @@ func (e *Env) readState() ([]byte, error) {
 	return src, nil
 }
 
-// open reports whether a status leaves work to do.
-func open(s roadmap.Status) bool { return s != roadmap.StatusComplete && s != roadmap.StatusDeferred }
-
 // statePath is STATE.md beside the roadmap (a workstream has its own).
 func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 

@@ -618,12 +618,6 @@ func phaseCell(cell string) (PhaseNum, string, bool) {
 	return n, cleanName(strings.TrimLeft(rest, ".: \t-—–")), true
 }
 
-// phaseCellNum is phaseCell without the name.
-func phaseCellNum(cell string) (PhaseNum, bool) {
-	n, _, ok := phaseCellPrefix(cell)
-	return n, ok
-}
-
 // phaseCellPrefix parses the phase number of a phase cell and returns what
 // follows it.
 func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
