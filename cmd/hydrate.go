@@ -93,8 +93,10 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if res.PlanIgnored {
 		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
-	if others := env.OthersOnPlan(res.Plan); len(others) > 0 && res.State == hydrate.StateResume {
-		a.warn("%s", env.SamePlanWarning(others, res.Plan))
+	if res.State == hydrate.StateResume {
+		if others := env.OthersOnPlan(res.Plan); len(others) > 0 {
+			a.warn("%s", env.SamePlanWarning(others, res.Plan))
+		}
 	}
 	switch format {
 	case "porcelain":

@@ -252,8 +252,11 @@ func (e *Env) OthersOnPlan(plan string) []string {
 		if err != nil {
 			continue
 		}
+		if planfile.ReadHeader(src).Plan != plan {
+			continue // most teammates follow another plan: their tasks need not be scanned
+		}
 		p := planfile.Scan(src)
-		if p.Err != nil || p.Header.Plan != plan {
+		if p.Err != nil {
 			continue
 		}
 		if sts, err := p.Statuses(); err == nil {

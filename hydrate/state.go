@@ -221,6 +221,7 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 			return fmt.Errorf("%s: %w", sp.Path, err)
 		}
 		changed = true
+		e.pos = nil // the position read STATE.md (and what it declares) before this write
 		sp.Exists, sp.Agrees, sp.Differences = true, true, []Difference{}
 		return nil
 	})
@@ -318,24 +319,20 @@ func rewriteState(src []byte, pos Position) []byte {
 // Progress, which would need every phase). With write, an out-of-date or missing STATE.md is
 // rewritten from the whole project.
 func (e *Env) syncState(res *Result, write bool) error {
-	src, err := e.readState()
-	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
+	// The position read STATE.md for its decision; its bytes are compared here, not read again.
+	// An unreadable STATE.md (or roadmap) fails the position: it must not stop hydrate, and
+	// gsd state and gsd progress report it.
+	p, err := e.Position()
+	if err != nil {
 		if write {
 			return err
 		}
-		return nil // an unreadable STATE.md must not stop hydrate; gsd state reports it
+		return nil
 	}
+	src, missing := p.State, p.State == nil
 	if !missing {
 		// The position model's phase, cheaply: only the current phase's directory is listed
 		// (the project-wide Progress, which needs every phase, is not compared).
-		p, err := e.Position()
-		if err != nil {
-			if write {
-				return err
-			}
-			return nil // gsd state and gsd progress report it
-		}
 		if p.Phase != nil {
 			var pos Position
 			phasePosition(&pos, p.Phase, p.Active)

@@ -19,6 +19,10 @@ const TimeLayout = "2006-01-02T15:04:05Z"
 
 var bom = []byte("\xef\xbb\xbf")
 
+// ReadHeader reads only a session file's header comments, without scanning its tasks: enough to
+// know which plan a session follows.
+func ReadHeader(src []byte) Header { return parseHeader(src) }
+
 // parseHeader reads the header comments: the first of each kind on a line of its own, leading
 // whitespace allowed (a heredoc may have indented them), before the first <tasks> line.
 func parseHeader(src []byte) Header {

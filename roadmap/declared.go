@@ -9,18 +9,17 @@ import (
 	"github.com/gsd-tools/gsd/planfile/statemd"
 )
 
-// ReadDeclared reads what STATE.md beside the roadmap declares (planfile/statemd reads its
-// text). A missing STATE.md declares nothing.
-func ReadDeclared(fsys fs.FS, planningDir string) (statemd.Declared, error) {
-	name := path.Join(planningDir, "STATE.md")
-	b, err := readText(fsys, name)
+// readState reads STATE.md beside the roadmap and what it declares (planfile/statemd reads its
+// text). A missing STATE.md declares nothing and gives nil bytes.
+func readState(fsys fs.FS, planningDir string) ([]byte, statemd.Declared, error) {
+	b, err := readText(fsys, path.Join(planningDir, "STATE.md"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return statemd.Declared{Percent: -1}, nil
+		return nil, statemd.Declared{Percent: -1}, nil
 	}
 	if err != nil {
-		return statemd.Declared{}, err
+		return nil, statemd.Declared{}, err
 	}
-	return statemd.Parse(b).Declared(), nil
+	return b, statemd.Parse(b).Declared(), nil
 }
 
 // declaredNum parses the phase STATE.md declares.

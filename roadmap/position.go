@@ -23,6 +23,9 @@ type Position struct {
 	// roadmap lists when it names no milestone; the phase directories when there is no roadmap).
 	Phases   []Entry
 	Declared statemd.Declared // what STATE.md says
+	// State is STATE.md as it was read for the decision (nil when there is none), so that a
+	// command comparing it with the position does not read it again.
+	State []byte
 
 	Phase         *Phase // the current phase with its plans; nil when the milestone is finished
 	Active        *Plan  // the current phase's first plan without its SUMMARY
@@ -79,7 +82,7 @@ func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	decl, err := ReadDeclared(fsys, planningDir)
+	state, decl, err := readState(fsys, planningDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,6 +91,9 @@ func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
 		return nil, nil, err
 	}
 	pos, err := decide(rm, decl, idx)
+	if pos != nil {
+		pos.State = state
+	}
 	return pos, idx, err
 }
 
