@@ -6,17 +6,25 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// On Linux the project is read through openat2 when the kernel has it; the tests above then
+// On Linux the project is read through openat2 whenever the kernel has it; the tests above then
 // cover that implementation (and the os.Root fallback elsewhere).
 func TestLinuxUsesOpenat2(t *testing.T) {
-	fsys, err := Open(t.TempDir())
+	dir := t.TempDir()
+	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC})
+	kernelHas := err == nil
+	if kernelHas {
+		unix.Close(fd)
+	}
+	fsys, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := fsys.(*beneath); !ok {
-		t.Logf("openat2 is not available on this kernel: the os.Root fallback is in use (%T)", fsys)
+	if _, used := fsys.(*beneath); used != kernelHas {
+		t.Errorf("openat2 available: %v, but Open returned %T", kernelHas, fsys)
 	}
 }
 
