@@ -58,7 +58,9 @@ func (e *Env) PreCompact(trigger string) (string, error) {
 			return err
 		}
 		id = snapshotID(to)
-		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: id, Note: joinNote(KindPreCompact, trigger), SHA256: journal.Hash(src, true)})
+		// Like the snapshot file (see archive), its line need not reach the disk before the hook
+		// returns: the session itself is durable.
+		e.record(src, true, journal.Event{Type: journal.Snapshot, Snapshot: id, Note: joinNote(KindPreCompact, trigger), SHA256: journal.Hash(src, true), Volatile: true})
 		e.prune()
 		return nil
 	})

@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 )
 
@@ -69,6 +68,9 @@ type Event struct {
 	// Session is the whole session after the event, for the events that are not a status
 	// change (bootstrap, carry, restore, reconcile): replay starts from it.
 	Session string `json:"session,omitempty"`
+	// Volatile marks an event its writer does not need on disk before Append returns (a copy
+	// whose loss costs no status, such as a pre-compaction snapshot); it is not written.
+	Volatile bool `json:"-"`
 }
 
 // Carried is how one task of a carry-over fared.
@@ -343,16 +345,13 @@ func Append(path string, evs ...Event) error {
 }
 
 // needSync says whether evs must reach the disk before Append returns: all but the events that
-// only record an agent's comings and goings (rehydrated, detach, hook-failure) and its
-// pre-compaction snapshots, which the lifecycle hooks write on every agent start, compaction and
-// end. Losing one of those in a crash loses a metric or a spare copy, never a status; not
+// only record an agent's comings and goings (rehydrated, detach, hook-failure), which the
+// lifecycle hooks write on every agent start and end, and those the writer marks Volatile. Losing one of those in a crash loses a metric or a spare copy, never a status; not
 // waiting for the disk keeps the hooks as fast as gsd --version.
 func needSync(evs []Event) bool {
 	for _, ev := range evs {
 		switch {
-		case ev.Type == Rehydrated, ev.Type == Detach, ev.Type == HookFailure:
-		case ev.Type == Snapshot && strings.HasPrefix(ev.Note, "pre-compact"):
-			// PreCompact's copy of a durable session, also written without waiting.
+		case ev.Volatile, ev.Type == Rehydrated, ev.Type == Detach, ev.Type == HookFailure:
 		default:
 			return true
 		}
