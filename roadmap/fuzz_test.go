@@ -125,3 +125,32 @@ func FuzzPlanFiles(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrims checks the hand-written trims of the table-row path against the strings functions
+// they stand for, and ParseStatus's common spellings against its general path.
+func FuzzTrims(f *testing.F) {
+	for _, s := range []string{"", " **1. Foundation** ", "`x`", ". — – -Name", "–\xe2\x80", "\t:-\xff.", "—", " \u00a0x\u2003", "\v1\r"} {
+		f.Add(s)
+	}
+	// Every spelling commonStatus knows, and near misses.
+	for _, s := range []string{"Complete", "Completed", "complete", "completed", "COMPLETE", "Done", "done",
+		"In Progress", "In progress", "in progress", "IN PROGRESS", "In-Progress", "in-progress",
+		"Not started", "Not Started", "not started", "Not yet started", "Pending", "pending",
+		"Planned", "planned", "Deferred", "deferred", " Complete ", "Completes", "✅ Complete"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := trimCell(s), strings.Trim(s, " \t*_`"); got != want {
+			t.Errorf("trimCell(%q) = %q, strings.Trim gives %q", s, got, want)
+		}
+		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
+			t.Errorf("trimSpace(%q) = %q, strings.TrimSpace gives %q", s, got, want)
+		}
+		if got, want := ParseStatus(s), parseStatus(strings.TrimSpace(s)); got != want {
+			t.Errorf("ParseStatus(%q) = %v, its general path gives %v", s, got, want)
+		}
+		if got, want := trimNameLead(s), strings.TrimLeft(s, ".: \t-—–"); got != want {
+			t.Errorf("trimNameLead(%q) = %q, strings.TrimLeft gives %q", s, got, want)
+		}
+	})
+}

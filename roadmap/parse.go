@@ -1,7 +1,6 @@
 package roadmap
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -106,20 +105,19 @@ const (
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
 func ParseRoadmap(path string, src []byte) *Roadmap {
-	byNum := make(map[phaseKey]*facts, min(bytes.Count(src, []byte("\n")), 4096)) // no rehashing
+	var byNum phaseIndex
 	var order []*facts
 	ms := newMilestones()
 	var slab []facts // facts are allocated in blocks: a roadmap can name a thousand phases
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
-		k := n.key()
-		f := byNum[k]
+		f := byNum.lookup(n)
 		if f == nil {
 			if len(slab) == cap(slab) {
 				slab = make([]facts, 0, 64)
 			}
 			slab = append(slab, facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1})
 			f = &slab[len(slab)-1]
-			byNum[k] = f
+			byNum.store(n, f)
 			order = append(order, f)
 		}
 		if f.milestone < 0 {
@@ -196,6 +194,52 @@ func ParseRoadmap(path string, src []byte) *Roadmap {
 		slices.SortFunc(r.Phases, byNumber)
 	}
 	return r
+}
+
+// phaseIndex finds a phase's facts by number. Most roadmaps number their phases 1, 2, 3...:
+// those are found by indexing a slice, without hashing; the rest ("3.1", "E73", "16A") by a map.
+type phaseIndex struct {
+	plain []*facts // by number, for numbers of one segment without prefix or suffix
+	other map[phaseKey]*facts
+}
+
+// maxPlainIndex bounds the numbers kept in phaseIndex.plain: a roadmap's phases are numbered
+// densely, and a stray "Phase 20260105" must not cost a slice of that length.
+const maxPlainIndex = 1 << 14
+
+// lookup returns n's facts, nil before its first mention.
+func (x *phaseIndex) lookup(n PhaseNum) *facts {
+	if i, ok := plainIndex(n); ok {
+		if i < len(x.plain) {
+			return x.plain[i]
+		}
+		return nil
+	}
+	return x.other[n.key()]
+}
+
+// store keeps f as n's facts.
+func (x *phaseIndex) store(n PhaseNum, f *facts) {
+	if i, ok := plainIndex(n); ok {
+		if i >= len(x.plain) {
+			x.plain = slices.Grow(x.plain, i+1-len(x.plain))
+			x.plain = x.plain[:cap(x.plain)]
+		}
+		x.plain[i] = f
+		return
+	}
+	if x.other == nil {
+		x.other = make(map[phaseKey]*facts)
+	}
+	x.other[n.key()] = f
+}
+
+// plainIndex is n's index in phaseIndex.plain, when n is kept there.
+func plainIndex(n PhaseNum) (int, bool) {
+	if n.nseg == 1 && n.prefix == "" && n.suffix == 0 && n.seg[0] >= 0 && n.seg[0] < maxPlainIndex {
+		return int(n.seg[0]), true
+	}
+	return 0, false
 }
 
 // milestoneOf decides which milestone a phase belongs to: the one whose section or <details>
@@ -356,14 +400,14 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 			}
 		}
 	}
-	name := strings.TrimLeft(rest, ".: \t-—–")
+	name := trimNameLead(rest)
 	described := true // the name may be followed by " - description"
 	if bold {
 		// "**Phase 1: Name** - desc", where the emphasis holds the whole name (which may
 		// itself contain " - "), or "**Phase 1:** Name - desc" where it closes before it.
 		for _, em := range []string{"**", "__"} {
 			if rest, ok := strings.CutPrefix(name, em); ok {
-				name = strings.TrimLeft(rest, ".: \t-—–")
+				name = trimNameLead(rest)
 				break
 			}
 			if i := strings.Index(name, em); i >= 0 {
@@ -431,6 +475,37 @@ func cutDescription(s string) string {
 	return s
 }
 
+// trimCell trims the blanks and emphasis around a table cell: what strings.Trim(s, " \t*_`")
+// trims, without building the cut set on every cell of every row.
+func trimCell(s string) string {
+	i, j := 0, len(s)
+	for i < j && isCellPad(s[i]) {
+		i++
+	}
+	for j > i && isCellPad(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+func isCellPad(c byte) bool { return c == ' ' || c == '\t' || c == '*' || c == '_' || c == '`' }
+
+// trimNameLead trims what separates a phase number from its name: what
+// strings.TrimLeft(s, ".: \t-—–") trims, without decoding runes.
+func trimNameLead(s string) string {
+	for s != "" {
+		switch c := s[0]; {
+		case c == '.' || c == ':' || c == ' ' || c == '\t' || c == '-':
+			s = s[1:]
+		case strings.HasPrefix(s, "—") || strings.HasPrefix(s, "–"): // both three bytes long
+			s = s[len("—"):]
+		default:
+			return s
+		}
+	}
+	return s
+}
+
 // isDelimiterRow reports whether line is a table's header delimiter row such
 // as "|---|:---:|".
 func isDelimiterRow(line string) bool {
@@ -447,18 +522,34 @@ func splitRow(line string) []string { return splitRowInto(nil, line) }
 
 // splitRowInto is splitRow reusing cells' storage, for the rows of one table.
 func splitRowInto(cells []string, line string) []string {
-	t := strings.TrimSpace(line)
+	t := trimSpace(line)
 	t = strings.TrimPrefix(t, "|")
 	t = strings.TrimSuffix(t, "|")
 	cells = cells[:0]
 	for {
 		i := strings.IndexByte(t, '|')
 		if i < 0 {
-			return append(cells, strings.TrimSpace(t))
+			return append(cells, trimSpace(t))
 		}
-		cells = append(cells, strings.TrimSpace(t[:i]))
+		cells = append(cells, trimSpace(t[:i]))
 		t = t[i+1:]
 	}
+}
+
+// trimSpace is strings.TrimSpace, quicker for a table cell's usual padding of spaces and tabs.
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	s = s[i:j]
+	if s != "" && (s[0] < ' ' || s[0] >= 0x80 || s[len(s)-1] < ' ' || s[len(s)-1] >= 0x80) {
+		return strings.TrimSpace(s) // another space character, ASCII or not, may follow
+	}
+	return s
 }
 
 // parseTable reads the table whose header is lines[i] and returns the index
@@ -587,7 +678,7 @@ func tableColumns(header []string) (phaseCol, statusCol, plansCol int) {
 // plansCell parses a progress table's plans cell: "2/3", "0/TBD", "0/?",
 // "4/4 (13-05 deferred)". total is -1 when it is not a number.
 func plansCell(cell string) (done, total int, ok bool) {
-	c := strings.Trim(cell, " \t*_`")
+	c := trimCell(cell)
 	a, b, found := strings.Cut(c, "/")
 	if !found {
 		return 0, 0, false
@@ -615,13 +706,13 @@ func phaseCell(cell string) (PhaseNum, string, bool) {
 	if !ok {
 		return PhaseNum{}, "", false
 	}
-	return n, cleanName(strings.TrimLeft(rest, ".: \t-—–")), true
+	return n, cleanName(trimNameLead(rest)), true
 }
 
 // phaseCellPrefix parses the phase number of a phase cell and returns what
 // follows it.
 func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
-	c := strings.Trim(cell, " \t*_`")
+	c := trimCell(cell)
 	if len(c) > 6 && strings.EqualFold(c[:5], "phase") && (c[5] == ' ' || c[5] == '\t') {
 		c = strings.TrimLeft(c[6:], " \t")
 	}

@@ -94,13 +94,24 @@ func normalStatus(t string, buf *[40]byte) string {
 // symbols ("✓ Complete", "✅ Complete") do not matter; trailing words do not
 // either ("Complete (verified PASS 4/4)"). An unrecognised text is StatusUnknown.
 func ParseStatus(text string) Status {
-	t := strings.TrimSpace(text)
+	t := trimSpace(text)
+	if st, ok := commonStatus(t); ok {
+		return st
+	}
+	return parseStatus(t)
+}
+
+// parseStatus is ParseStatus's general path, for a trimmed text.
+func parseStatus(t string) Status {
 	// Leading check marks and construction signs carry the status on their own
 	// when no words follow ("✅", "🚧").
 	lead := t
-	t = strings.TrimLeftFunc(t, func(r rune) bool {
-		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
-	})
+	// Up to the first ASCII letter: no byte of a multi-byte rune is one, so bytes will do.
+	i := 0
+	for i < len(t) && !isLetter(t[i]) {
+		i++
+	}
+	t = t[i:]
 	if t == "" {
 		switch {
 		case strings.ContainsAny(lead, "✓✔✅"):
@@ -113,11 +124,30 @@ func ParseStatus(text string) Status {
 	var buf [40]byte
 	t = normalStatus(t, &buf)
 	for _, w := range statusWords {
-		if hasWordPrefix(t, w.prefix) {
+		if t != "" && w.prefix[0] == t[0] && hasWordPrefix(t, w.prefix) {
 			return w.status
 		}
 	}
 	return StatusUnknown
+}
+
+// commonStatus reads the spellings GSD itself writes in a progress table, as ParseStatus's
+// general path would (a test holds them to it), without normalising them: a roadmap of a
+// thousand phases has a thousand of them.
+func commonStatus(t string) (Status, bool) {
+	switch t {
+	case "Complete", "Completed", "complete", "completed", "COMPLETE", "Done", "done":
+		return StatusComplete, true
+	case "In Progress", "In progress", "in progress", "IN PROGRESS", "In-Progress", "in-progress":
+		return StatusInProgress, true
+	case "Not started", "Not Started", "not started", "Not yet started", "Pending", "pending":
+		return StatusNotStarted, true
+	case "Planned", "planned":
+		return StatusPlanned, true
+	case "Deferred", "deferred":
+		return StatusDeferred, true
+	}
+	return StatusUnknown, false
 }
 
 // hasWordPrefix reports whether t starts with the words of p and the match
