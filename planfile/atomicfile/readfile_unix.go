@@ -1,0 +1,87 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"io/fs"
+
+	"golang.org/x/sys/unix"
+)
+
+// readRegular is ReadFile with raw system calls: open (non-blocking, so a FIFO cannot hold it
+// up), fstat, reads into a buffer of the file's size, close. Going through os.File would add an
+// fcntl and the runtime poller's registration to every file of every agent turn.
+func readRegular(name string, limit int64) ([]byte, error) {
+	fd, err := openRetry(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer func() { _ = unix.Close(fd) }()
+	var st unix.Stat_t
+	if err := fstatRetry(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, notRegular(name, modeType(uint32(st.Mode)))
+	}
+	if st.Size > limit {
+		return nil, tooLarge(name, limit)
+	}
+	// A byte more than the size, to see the end (or that the file grew).
+	b := make([]byte, 0, st.Size+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR || err == unix.EAGAIN {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if n == 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
+		if int64(len(b)) > limit {
+			return nil, tooLarge(name, limit)
+		}
+	}
+}
+
+func openRetry(name string) (int, error) {
+	for {
+		fd, err := unix.Open(name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func fstatRetry(fd int, st *unix.Stat_t) error {
+	for {
+		if err := unix.Fstat(fd, st); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// modeType is the fs.FileMode type bits of a stat mode, as package os reads them.
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return fs.ModeIrregular
+}
