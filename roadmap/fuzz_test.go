@@ -143,6 +143,9 @@ func FuzzTrims(f *testing.F) {
 		if got, want := trimCell(s), strings.Trim(s, " \t*_`"); got != want {
 			t.Errorf("trimCell(%q) = %q, strings.Trim gives %q", s, got, want)
 		}
+		if got, want := trimQuoteIndent(s), strings.TrimLeft(s, " \t>"); got != want {
+			t.Errorf("trimQuoteIndent(%q) = %q, strings.TrimLeft gives %q", s, got, want)
+		}
 		if got, want := trimSpace(s), strings.TrimSpace(s); got != want {
 			t.Errorf("trimSpace(%q) = %q, strings.TrimSpace gives %q", s, got, want)
 		}

@@ -105,7 +105,7 @@ func stripComments(line string, inComment bool) (string, bool) {
 // opensFence reports whether line opens a fenced code block, and with which
 // character and run length. Fences may be indented (inside list items).
 func opensFence(line string) (byte, int, bool) {
-	t := strings.TrimLeft(line, " \t>")
+	t := trimQuoteIndent(line)
 	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
 		return 0, 0, false
 	}
@@ -125,9 +125,19 @@ func opensFence(line string) (byte, int, bool) {
 	return c, n, true
 }
 
+// trimQuoteIndent trims a line's indentation and block-quote markers (strings.TrimLeft(line,
+// " \t>"), without building the cut set for every line of the file).
+func trimQuoteIndent(line string) string {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '>') {
+		i++
+	}
+	return line[i:]
+}
+
 // closesFence reports whether line closes a fence opened with n characters c.
 func closesFence(line string, c byte, n int) bool {
-	t := strings.TrimLeft(line, " \t>")
+	t := trimQuoteIndent(line)
 	k := 0
 	for k < len(t) && t[k] == c {
 		k++
