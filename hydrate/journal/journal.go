@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
 // FileName is the journal inside a user's session directory.
@@ -228,7 +230,7 @@ func Last(path string) (last Event, ok bool, probs []Problem, err error) {
 	if err != nil || !exists {
 		return Event{}, false, nil, err
 	}
-	f, err := os.Open(path)
+	f, err := atomicfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return Event{}, false, nil, err
 	}
@@ -310,14 +312,14 @@ func Append(path string, evs ...Event) error {
 		}
 		out = append(out, line...)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := atomicfile.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	if exists {
 		if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 			last := make([]byte, 1)
-			if r, err := os.Open(path); err == nil {
+			if r, err := atomicfile.Open(path, os.O_RDONLY, 0); err == nil {
 				if _, err := r.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
 					out = append([]byte{'\n'}, out...)
 				}

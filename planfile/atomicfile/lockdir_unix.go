@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -22,28 +23,14 @@ import (
 // On Unix it is flock(2) on a read-only descriptor of dir; on Windows, which cannot lock a
 // directory, it is Lock on the file ".gsd.lock" inside dir.
 func LockDir(ctx context.Context, dir string, timeout time.Duration) (*Locked, error) {
-	// O_DIRECTORY and O_NONBLOCK: a FIFO in dir's place is refused at once, never waited on.
-	d, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+	// O_DIRECTORY and O_NONBLOCK: a FIFO in dir's place is refused at once, never waited on. A
+	// bare descriptor, not an os.File: the runtime's poller has nothing to do with a lock.
+	fd, err := openRetry(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
+		return nil, fmt.Errorf("lock %s: %w", dir, &fs.PathError{Op: "open", Path: dir, Err: err})
 	}
-	if fi, err := d.Stat(); err != nil || !fi.IsDir() {
-		_ = d.Close()
-		if err == nil {
-			err = errors.New("not a directory")
-		}
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
-	}
-	fd := int(d.Fd())
-	if err := unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB); flockUnsupported(err) {
-		// Some network file systems emulate flock with fcntl locks, which need a descriptor
-		// open for writing, impossible on a directory. Every process sees the same file
-		// system, so all fall back alike: to a lock file in dir.
-		_ = d.Close()
-		return Lock(ctx, filepath.Join(dir, ".gsd.lock"), timeout)
-	} else if err == nil {
-		_ = unix.Flock(fd, unix.LOCK_UN)
-	}
+	closeFD := func() error { return unix.Close(fd) }
+	unsupported := false
 	err = poll(ctx, dir, timeout, func() (bool, error) {
 		err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
 		switch {
@@ -51,15 +38,24 @@ func LockDir(ctx context.Context, dir string, timeout time.Duration) (*Locked, e
 			return true, nil
 		case errors.Is(err, unix.EWOULDBLOCK), errors.Is(err, unix.EINTR):
 			return false, nil
+		case flockUnsupported(err):
+			unsupported = true
 		}
 		return false, err
 	})
+	if unsupported {
+		// Some network file systems emulate flock with fcntl locks, which need a descriptor
+		// open for writing, impossible on a directory. Every process sees the same file
+		// system, so all fall back alike: to a lock file in dir.
+		_ = closeFD()
+		return Lock(ctx, filepath.Join(dir, ".gsd.lock"), timeout)
+	}
 	if err != nil {
-		_ = d.Close()
+		_ = closeFD()
 		return nil, err
 	}
 	// Closing the only descriptor releases the flock.
-	return &Locked{path: dir, unlock: d.Close}, nil
+	return &Locked{path: dir, unlock: closeFD}, nil
 }
 
 // lockTemp takes a flock on a temporary file for as long as its writer has it open, so that
