@@ -39,3 +39,46 @@ func TestHookNeverFails(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileWithin: stdin is read to its end across slow writes, no further than the limit,
+// and given up on when it stays open past the wait.
+func TestReadFileWithin(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for _, part := range []string{`{"session_id":`, `"abc",`, `"source":"startup"}`} {
+			_, _ = w.WriteString(part)
+			time.Sleep(20 * time.Millisecond)
+		}
+		w.Close()
+	}()
+	data, ok, err := readFileWithin(r, 1<<10, 5*time.Second)
+	r.Close()
+	if string(data) != `{"session_id":"abc","source":"startup"}` || !ok || err != nil {
+		t.Errorf("slow writer: %q, %v, %v", data, ok, err)
+	}
+
+	f, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(strings.Repeat("x", 10000))
+	_, _ = f.Seek(0, 0)
+	data, ok, err = readFileWithin(f, 4096, time.Second)
+	f.Close()
+	if len(data) != 4096 || !ok || err != nil {
+		t.Errorf("over the limit: %d bytes, %v, %v", len(data), ok, err)
+	}
+
+	r, w, _ = os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	_, _ = w.WriteString("{")
+	start := time.Now()
+	data, ok, err = readFileWithin(r, 1<<10, 50*time.Millisecond)
+	if ok || err != nil || time.Since(start) > 5*time.Second {
+		t.Errorf("open stdin: %q, %v, %v after %v", data, ok, err, time.Since(start))
+	}
+}
