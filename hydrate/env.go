@@ -12,7 +12,6 @@ package hydrate
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -204,37 +203,33 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 // large is a mistake, and reading it whole on every agent turn would hurt.
 const MaxFileSize = 8 << 20
 
-// readFile reads a project file through the rooted FS, refusing directories and huge files.
+// readFile reads a project file through the rooted FS, refusing directories, anything but a
+// regular file (never blocking on a named pipe) and huge files.
 func (e *Env) readFile(rel string) ([]byte, error) {
-	// Opening a FIFO would block until someone writes to it, and a device can be endless:
-	// only regular files (and directories, refused below by name) are opened.
-	if fi, err := fs.Stat(e.FS, rel); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, &FileError{File: rel, Err: fmt.Errorf("not a regular file (%v)", fi.Mode().Type())}
-	}
-	f, err := e.FS.Open(rel)
+	data, err := rootfs.ReadFile(e.FS, rel, MaxFileSize)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
-			// os.Root refused a symlink that leads out of the project.
-			return nil, &FileError{File: rel, Err: errors.New("leads outside the project (through a symlink); refusing to read it")}
-		}
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, &FileError{File: rel, Err: errors.New("is a directory")}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, &FileError{File: rel, Err: err}
-	}
-	if len(data) > MaxFileSize {
-		return nil, &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)}
+		return nil, readError(rel, err)
 	}
 	return data, nil
+}
+
+// readError words an error of rootfs.ReadFile for rel.
+func readError(rel string, err error) error {
+	var notRegular *rootfs.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &notRegular):
+		return &FileError{File: rel, Err: notRegular}
+	case errors.Is(err, rootfs.ErrEscapes):
+		return &FileError{File: rel, Err: errors.New("leads outside the project (through a symlink); refusing to read it")}
+	case errors.Is(err, rootfs.ErrIsDir):
+		return &FileError{File: rel, Err: rootfs.ErrIsDir}
+	case errors.Is(err, rootfs.ErrTooLarge):
+		return &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)}
+	case errors.As(err, &pe) && pe.Op == "read":
+		return &FileError{File: rel, Err: err} // an I/O error
+	}
+	return err // failed to open: fs.ErrNotExist and the like
 }
 
 // cleanRel validates a root-relative path taken from a file or the command line: it must stay

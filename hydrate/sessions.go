@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -101,7 +102,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	other.User.User = user
 	other.histWarn = nil
 	ts := TeamSession{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
-	names, err := e.dirNames(path.Dir(ts.Path))
+	names, err := rootfs.ReadDirNames(e.FS, path.Dir(ts.Path)) // a user's directory may hold thousands of archives
 	if err != nil {
 		return ts, false, nil
 	}
@@ -323,27 +324,6 @@ func samePlanProblems(us []UserSession) []roadmap.Problem {
 		}
 	}
 	return out
-}
-
-// dirNames lists the names in a project directory without a stat of each entry (which
-// fs.ReadDir on an os.Root does): a user's directory may hold thousands of archives.
-func (e *Env) dirNames(dir string) ([]string, error) {
-	f, err := e.FS.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if rd, ok := f.(interface {
-		Readdirnames(int) ([]string, error)
-	}); ok {
-		return rd.Readdirnames(-1)
-	}
-	ents, err := fs.ReadDir(e.FS, dir)
-	names := make([]string, len(ents))
-	for i, de := range ents {
-		names[i] = de.Name()
-	}
-	return names, err
 }
 
 // snapshotKind is the kind of a snapshot file name, current-plan.<14 digits>[-N].<kind>, read

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 )
 
 // MaxFileSize is the largest file this package reads. A ROADMAP.md is a few
@@ -29,53 +30,33 @@ var (
 // readText reads a small text file through fsys, refusing files over
 // MaxFileSize and files with NUL bytes near the start.
 func readText(fsys fs.FS, name string) ([]byte, error) {
-	// Opening a FIFO would block until someone writes to it, and a device can be endless: only
-	// regular files are opened.
-	if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a regular file (%v)", name, fi.Mode().Type())
-	}
-	f, err := fsys.Open(name)
+	b, err := rootfs.ReadFile(fsys, name, MaxFileSize)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
-			// os.Root refused a symlink that leads out of the project.
-			return nil, fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", name)
-		}
-		return nil, err
-	}
-	defer f.Close()
-	size := int64(0)
-	if fi, err := f.Stat(); err == nil {
-		if fi.IsDir() {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
-		}
-		if fi.Size() > MaxFileSize {
-			return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
-		}
-		size = fi.Size()
-	}
-	// Read into a buffer of the file's size (and a byte more, to see the end), as os.ReadFile
-	// does, rather than io.ReadAll's doubling: a large roadmap is read on every agent turn.
-	b := make([]byte, 0, size+1)
-	for len(b) <= MaxFileSize {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // the file grew since it was stat'ed
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	if len(b) > MaxFileSize {
-		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
+		return nil, readError(name, err)
 	}
 	if bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
 		return nil, fmt.Errorf("%s: %w", name, ErrBinary)
 	}
 	return b, nil
+}
+
+// readError words an error of rootfs.ReadFile for name.
+func readError(name string, err error) error {
+	var notRegular *rootfs.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &notRegular):
+		return fmt.Errorf("%s: %w", name, notRegular)
+	case errors.Is(err, rootfs.ErrEscapes):
+		return fmt.Errorf("%s: leads outside the project (through a symlink); refusing to read it", name)
+	case errors.Is(err, rootfs.ErrIsDir):
+		return &fs.PathError{Op: "read", Path: name, Err: rootfs.ErrIsDir}
+	case errors.Is(err, rootfs.ErrTooLarge):
+		return fmt.Errorf("%s: %w", name, ErrTooLarge)
+	case errors.As(err, &pe) && pe.Op == "read":
+		return fmt.Errorf("%s: %w", name, err) // an I/O error
+	}
+	return err // failed to open: fs.ErrNotExist and the like
 }
 
 // ReadRoadmap reads and parses <planningDir>/ROADMAP.md. A missing file gives
@@ -157,21 +138,21 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 // (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
 // scanned.
 func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
-	ents, err := listDir(fsys, dir)
+	names, err := listDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return phaseDirsOf(dir, ents), nil
+	return phaseDirsOf(dir, names), nil
 }
 
 // phaseDirsOf parses the phase directories of a listing of dir, in numeric order.
-func phaseDirsOf(dir string, ents []dirEntry) []Phase {
+func phaseDirsOf(dir string, names []string) []Phase {
 	out := []Phase{}
-	for _, e := range ents {
-		if p, ok := phaseDir(dir, e); ok {
+	for _, name := range names {
+		if p, ok := phaseDir(dir, name); ok {
 			out = append(out, p)
 		}
 	}
@@ -179,16 +160,13 @@ func phaseDirsOf(dir string, ents []dirEntry) []Phase {
 	return out
 }
 
-// phaseDir parses one entry of a phases directory.
-func phaseDir(dir string, e dirEntry) (Phase, bool) {
-	if e.known && !e.dir {
-		return Phase{}, false
-	}
-	n, slug, ok := phaseDirName(e.name)
+// phaseDir parses one name in a phases directory.
+func phaseDir(dir, name string) (Phase, bool) {
+	n, slug, ok := phaseDirName(name)
 	if !ok {
 		return Phase{}, false
 	}
-	return Phase{Num: n, Name: slug, Dir: dir + "/" + e.name}, true
+	return Phase{Num: n, Name: slug, Dir: dir + "/" + name}, true
 }
 
 // startsWithNumber is a quick test that name ("03-x", "E73-x", "CK-03-x") may be phase n's:
@@ -233,49 +211,15 @@ func sortPhases(ps []Phase) {
 // errNotDir is listDir's error for a path that is not a directory.
 var errNotDir = errors.New("not a directory")
 
-// dirEntry is a name in a directory and, when the listing says, whether it is a directory.
-type dirEntry struct {
-	name       string
-	dir, known bool
-}
-
-// listDir lists dir's names, in no particular order (callers sort what they keep). Through an os.Root, fs.ReadDir lstats every entry (a
-// Root cannot load file information lazily), which on a large project is most of gsd's system
-// calls; the names alone say what gsd needs, since plans and phases are told apart by name. Other
-// file systems give their entries' types as well.
-func listDir(fsys fs.FS, dir string) ([]dirEntry, error) {
-	f, err := fsys.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if rd, ok := f.(interface{ Readdirnames(int) ([]string, error) }); ok {
-		names, err := rd.Readdirnames(-1)
-		if err != nil {
-			if fi, serr := f.Stat(); serr == nil && !fi.IsDir() {
-				return nil, fmt.Errorf("%s: %w", dir, errNotDir)
-			}
-			return nil, err
-		}
-		out := make([]dirEntry, len(names))
-		for i, n := range names {
-			out[i] = dirEntry{name: n}
-		}
-		return out, nil
-	}
-	rd, ok := f.(fs.ReadDirFile)
-	if !ok {
+// listDir lists dir's names, in no particular order (callers sort what they keep). The names
+// alone say what gsd needs, since plans and phases are told apart by name: through an os.Root,
+// fs.ReadDir would lstat every entry, most of gsd's system calls on a large project.
+func listDir(fsys fs.FS, dir string) ([]string, error) {
+	names, err := rootfs.ReadDirNames(fsys, dir)
+	if errors.Is(err, rootfs.ErrNotDir) {
 		return nil, fmt.Errorf("%s: %w", dir, errNotDir)
 	}
-	ents, err := rd.ReadDir(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]dirEntry, len(ents))
-	for i, e := range ents {
-		out[i] = dirEntry{name: e.Name(), dir: e.IsDir(), known: true}
-	}
-	return out, nil
+	return names, err
 }
 
 // phaseDirName parses a phase directory name "NN-slug" (or just "NN").

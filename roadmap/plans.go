@@ -250,19 +250,16 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 	summaries := map[string]string{}
 
 	scan := func(d string) (hasNested bool, err error) {
-		ents, err := listDir(fsys, d)
+		names, err := listDir(fsys, d)
 		if err != nil {
 			return false, err
 		}
-		for _, e := range ents {
-			if e.name == "plans" && (e.dir || !e.known) {
+		for _, name := range names {
+			if name == "plans" {
 				hasNested = true
 				continue
 			}
-			if e.dir {
-				continue
-			}
-			kind, key, id := classify(e.name)
+			kind, key, id := classify(name)
 			if kind == kindOther {
 				continue
 			}
@@ -276,7 +273,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 					id = dirPhase.Raw() + "-" + id
 				}
 			}
-			p := d + "/" + e.name
+			p := d + "/" + name
 			if kind == kindSummary {
 				// Two spellings of one SUMMARY: the first by name, whatever the listing's order.
 				if other, dup := summaries[key.String()]; !dup || p < other {

@@ -271,9 +271,9 @@ func (r *Roadmap) currentMilestone() int {
 type dirIndex struct {
 	fsys        fs.FS
 	planningDir string
-	names       []dirEntry // phases/, as listed; parsed only as lookups need them
-	sorted      []Phase    // phases/, every entry parsed, in numeric order; built when first needed
-	archived    []Phase    // milestones/*-phases/, listed when first needed
+	names       []string // phases/, as listed; parsed only as lookups need them
+	sorted      []Phase  // phases/, every entry parsed, in numeric order; built when first needed
+	archived    []Phase  // milestones/*-phases/, listed when first needed
 	listedArch  bool
 	byNum       map[string]*phaseEntry
 	byDir       map[string]*dirScan
@@ -318,11 +318,11 @@ func (d *dirIndex) numberedIn(n PhaseNum) []Phase {
 		return numbered(d.sorted, n)
 	}
 	var out []Phase
-	for _, e := range d.names {
-		if !startsWithNumber(e.name, n) {
+	for _, name := range d.names {
+		if !startsWithNumber(name, n) {
 			continue
 		}
-		if p, ok := phaseDir(path.Join(d.planningDir, "phases"), e); ok && p.Num.Equal(n) {
+		if p, ok := phaseDir(path.Join(d.planningDir, "phases"), name); ok && p.Num.Equal(n) {
 			out = append(out, p)
 		}
 	}
@@ -486,10 +486,8 @@ func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 		return 0, 0, err
 	}
-	for _, e := range ws {
-		if !e.known || e.dir {
-			dirs = append(dirs, path.Join(".planning/workstreams", e.name))
-		}
+	for _, name := range ws {
+		dirs = append(dirs, path.Join(".planning/workstreams", name))
 	}
 	for _, d := range dirs {
 		idx := p.idx

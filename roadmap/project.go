@@ -329,20 +329,17 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 // scanQuick lists <planningDir>/quick: one task per subdirectory.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	ents, err := listDir(fsys, dir)
+	names, err := listDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(ents, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	slices.Sort(names)
 	var out []QuickTask
-	for _, e := range ents {
-		if e.known && !e.dir {
-			continue
-		}
-		d := dir + "/" + e.name
+	for _, name := range names {
+		d := dir + "/" + name
 		files, err := listDir(fsys, d)
 		if errors.Is(err, errNotDir) {
 			continue // a file beside the task directories
@@ -350,12 +347,10 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 		if err != nil {
 			return nil, err
 		}
-		slices.SortFunc(files, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+		slices.Sort(files)
 		q := QuickTask{Dir: d}
-		for _, f := range files {
-			n := f.name
+		for _, n := range files {
 			switch {
-			case f.dir:
 			case strings.HasSuffix(n, "SUMMARY.md"):
 				q.Done = true
 			case strings.HasSuffix(n, "PLAN.md") && q.Plan == "":

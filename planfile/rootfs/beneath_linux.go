@@ -45,7 +45,8 @@ func (b *beneath) openat2(name string, flags uint64) (int, error) {
 	}
 }
 
-// Open opens name for reading. A FIFO blocks, as with os.Open: callers Stat first.
+// Open opens name for reading. A FIFO blocks, as with os.Open: callers Stat first (or use
+// ReadFile, which never blocks).
 func (b *beneath) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
@@ -85,7 +86,8 @@ func (e entry) Info() (fs.FileInfo, error) { return e.b.stat(e.name, unix.O_NOFO
 // Stat returns the file information of name, following a final symlink as os.Root's FS does.
 func (b *beneath) Stat(name string) (fs.FileInfo, error) { return b.stat(name, 0) }
 
-// stat is Stat, or Lstat with O_NOFOLLOW.
+// stat is Stat, or Lstat with O_NOFOLLOW: an O_PATH descriptor (which opens nothing, not even
+// a FIFO), fstat'ed and closed.
 func (b *beneath) stat(name string, nofollow uint64) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
@@ -94,9 +96,21 @@ func (b *beneath) stat(name string, nofollow uint64) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "statat", Path: name, Err: pathErr(err)}
 	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	return f.Stat()
+	defer unix.Close(fd)
+	fi := &fileInfo{name: path.Base(name)}
+	if err := fstat(fd, &fi.sys); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	return fi, nil
+}
+
+// fstat is unix.Fstat, retried when a signal interrupts it.
+func fstat(fd int, st *unix.Stat_t) error {
+	for {
+		if err := unix.Fstat(fd, st); err != unix.EINTR {
+			return err
+		}
+	}
 }
 
 // pathErr names an escape as os.Root does; other errors stay (ENOENT is fs.ErrNotExist).

@@ -7,6 +7,9 @@
 // registers every file with the runtime's poller: about a dozen system calls for what openat2
 // does in one, on every file of every agent turn. Where openat2 is missing (old kernels,
 // seccomp filters) and on other systems, it is os.Root's FS.
+//
+// ReadFile and ReadDirNames read through any fs.FS; on the openat2 FS they work on the file
+// descriptor directly, without an os.File.
 package rootfs
 
 import (

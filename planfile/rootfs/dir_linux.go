@@ -1,0 +1,182 @@
+package rootfs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Where a linux_dirent64 record keeps its length, its type and its name.
+const (
+	reclenOff = int(unsafe.Offsetof(unix.Dirent{}.Reclen))
+	typeOff   = int(unsafe.Offsetof(unix.Dirent{}.Type))
+	nameOff   = int(unsafe.Offsetof(unix.Dirent{}.Name))
+)
+
+// direntBufs are getdents64 buffers of 8 KiB, as package os uses: some 250 names a call.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8192); return &b }}
+
+// readDirNames is ReadDirNames on the descriptor itself. The names share one string: a
+// directory of a thousand plans costs a few allocations, not a thousand.
+func (b *beneath) readDirNames(name string) ([]string, error) {
+	fd, err := b.openDir(name, ErrNotDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var arena []byte
+	var ends []int
+	err = readDirents(fd, name, func(n []byte, _ uint8) error {
+		arena = append(arena, n...)
+		ends = append(ends, len(arena))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := string(arena)
+	names := make([]string, len(ends))
+	start := 0
+	for i, end := range ends {
+		names[i], start = all[start:end], end
+	}
+	return names, nil
+}
+
+// ReadDir lists directory name in name order, as fs.ReadDirFS asks. Entries' types come from the
+// listing; only a file system that does not give them costs an lstat per entry.
+func (b *beneath) ReadDir(name string) ([]fs.DirEntry, error) {
+	fd, err := b.openDir(name, unix.ENOTDIR)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var ents []fs.DirEntry
+	err = readDirents(fd, name, func(n []byte, typ uint8) error {
+		e := &dirEntry{b: b, dir: name, name: string(n), typ: direntType(typ)}
+		if typ == unix.DT_UNKNOWN {
+			fi, err := b.stat(e.path(), unix.O_NOFOLLOW)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed since it was listed
+			}
+			if err != nil {
+				return err
+			}
+			e.typ = fi.Mode().Type()
+		}
+		ents = append(ents, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(ents, func(x, y fs.DirEntry) int { return strings.Compare(x.Name(), y.Name()) })
+	return ents, nil
+}
+
+// openDir opens directory name. A name that exists but is not a directory gives an
+// *fs.PathError with Op "readdirent" and Err notDir, as listing it would.
+func (b *beneath) openDir(name string, notDir error) (int, error) {
+	if !fs.ValidPath(name) {
+		return -1, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	fd, err := b.openat2(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
+	if err == nil {
+		return fd, nil
+	}
+	if err == unix.ENOTDIR {
+		// Either name or a directory on the way to it is not one: only the first is notDir.
+		if fi, serr := b.stat(name, 0); serr == nil && !fi.IsDir() {
+			return -1, &fs.PathError{Op: "readdirent", Path: name, Err: notDir}
+		}
+	}
+	return -1, &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
+}
+
+// readDirents calls each with every name (but "." and "..") and type that getdents64 gives for
+// the directory open at fd.
+func readDirents(fd int, name string, each func(name []byte, typ uint8) error) error {
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	for {
+		n, err := unix.Getdents(fd, *bp)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "readdirent", Path: name, Err: err}
+		}
+		if n <= 0 {
+			return nil
+		}
+		if err := parseDirents((*bp)[:n], each); err != nil {
+			return err
+		}
+	}
+}
+
+// parseDirents calls each with the records of buf, stopping at a malformed one as package os
+// does.
+func parseDirents(buf []byte, each func(name []byte, typ uint8) error) error {
+	for len(buf) > nameOff {
+		reclen := int(binary.NativeEndian.Uint16(buf[reclenOff:]))
+		if reclen <= nameOff || reclen > len(buf) {
+			return nil
+		}
+		rec := buf[:reclen]
+		buf = buf[reclen:]
+		n := rec[nameOff:]
+		if i := bytes.IndexByte(n, 0); i >= 0 {
+			n = n[:i]
+		}
+		if string(n) == "." || string(n) == ".." {
+			continue
+		}
+		if err := each(n, rec[typeOff]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// direntType converts a d_type to an fs.FileMode type.
+func direntType(t uint8) fs.FileMode {
+	switch t {
+	case unix.DT_BLK:
+		return fs.ModeDevice
+	case unix.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.DT_DIR:
+		return fs.ModeDir
+	case unix.DT_FIFO:
+		return fs.ModeNamedPipe
+	case unix.DT_LNK:
+		return fs.ModeSymlink
+	case unix.DT_SOCK:
+		return fs.ModeSocket
+	}
+	return 0
+}
+
+// dirEntry is an entry of ReadDir; its Info is read beneath the root, without following a
+// symlink.
+type dirEntry struct {
+	b         *beneath
+	dir, name string
+	typ       fs.FileMode
+}
+
+func (e *dirEntry) Name() string               { return e.name }
+func (e *dirEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e *dirEntry) Type() fs.FileMode          { return e.typ }
+func (e *dirEntry) Info() (fs.FileInfo, error) { return e.b.stat(e.path(), unix.O_NOFOLLOW) }
+func (e *dirEntry) String() string             { return fs.FormatDirEntry(e) }
+func (e *dirEntry) path() string               { return path.Join(e.dir, e.name) }
