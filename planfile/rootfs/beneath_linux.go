@@ -33,12 +33,18 @@ func openBeneath(dir string) (fs.FS, bool, error) {
 	return b, true, nil
 }
 
+// maxOpenRetries bounds openat2's retries on EAGAIN.
+const maxOpenRetries = 16
+
 func (b *beneath) openat2(name string, flags uint64) (int, error) {
 	h := how
 	h.Flags = flags
-	for {
+	for tries := 0; ; tries++ {
 		fd, err := unix.Openat2(b.dirfd, name, &h)
-		if err == unix.EINTR || err == unix.EAGAIN {
+		// EAGAIN: a rename or mount raced the resolution (RESOLVE_BENEATH), worth another try;
+		// but with O_NONBLOCK it can also mean a file under another process's lease, which
+		// retrying at once would only spin on.
+		if err == unix.EINTR || err == unix.EAGAIN && tries < maxOpenRetries {
 			continue
 		}
 		return fd, err
