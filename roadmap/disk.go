@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 )
@@ -70,7 +71,9 @@ func ReadRoadmap(fsys fs.FS, planningDir string) (*Roadmap, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseRoadmap(name, b), nil
+	// b is this function's own and never written again: the text can share its bytes rather
+	// than copy a large roadmap once more.
+	return parseRoadmap(name, unsafe.String(unsafe.SliceData(b), len(b))), nil
 }
 
 // PlanningDir returns the planning directory to use: ".planning", or

@@ -1,7 +1,6 @@
 package roadmap
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -19,8 +18,8 @@ type mdLine struct {
 // comments, which may span lines. CRLF endings and a leading UTF-8 BOM are
 // accepted. Indented code blocks are deliberately not recognised: real
 // roadmaps indent continuation lines of lists by four spaces.
-func visibleLines(src []byte) []mdLine {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+func visibleLines(src string) []mdLine {
+	src = strings.TrimPrefix(src, "\xef\xbb\xbf")
 	var (
 		out       []mdLine
 		fenceChar byte
@@ -29,7 +28,7 @@ func visibleLines(src []byte) []mdLine {
 		depth     int // <details> nesting
 	)
 	num := 0
-	rest := string(src) // one copy; every line is a slice of it
+	rest := src
 	out = make([]mdLine, 0, strings.Count(rest, "\n")+1)
 	for len(rest) > 0 {
 		var line string

@@ -104,7 +104,10 @@ const (
 // or inserted when marked "(INSERTED)"); and finally, for a phase mentioned
 // only inside a collapsed <details> block, complete, since GSD collapses
 // shipped milestones. Fenced code and HTML comments are ignored.
-func ParseRoadmap(path string, src []byte) *Roadmap {
+func ParseRoadmap(path string, src []byte) *Roadmap { return parseRoadmap(path, string(src)) }
+
+// parseRoadmap is ParseRoadmap on the file's text: every name in the result is a slice of it.
+func parseRoadmap(path string, src string) *Roadmap {
 	var byNum phaseIndex
 	var order []*facts
 	ms := newMilestones()
