@@ -22,8 +22,11 @@ type Roadmap struct {
 type Entry struct {
 	Num    PhaseNum
 	Name   string
-	Status Status
 	Line   int // 1-based line of the phase's first mention
+	Status Status
+
+	Collapsed bool // every mention is inside a collapsed <details> block (a shipped milestone)
+	Inserted  bool // marked "(INSERTED)" or with status Inserted
 
 	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
 	// is 0 when the phase has no row or the row has no plans column;
@@ -31,9 +34,6 @@ type Entry struct {
 	TableLine  int
 	PlansDone  int
 	PlansTotal int
-
-	Collapsed bool // every mention is inside a collapsed <details> block (a shipped milestone)
-	Inserted  bool // marked "(INSERTED)" or with status Inserted
 
 	Order     int // the roadmap's listed order: 0 for the phase it names first
 	Milestone int // index into Roadmap.Milestones of the milestone it belongs to; -1 for none
@@ -70,20 +70,21 @@ func InProgress(r *Roadmap) []PhaseNum {
 // they are merged into an Entry.
 type facts struct {
 	num       PhaseNum
-	line      int
 	name      string
-	nameRank  int    // which source the name came from: higher is fuller
+	line      int32
+	nameRank  uint8  // which source the name came from: higher is fuller
 	table     Status // the progress table's Status cell
 	mark      Status // an explicit "(In Progress)" / "(completed ...)" mark
 	box       Status // the checklist checkbox
 	collapsed bool   // every mention is inside a <details> block
 	inserted  bool
 
-	tableLine             int
-	plansDone, plansTotal int
+	// int32s: a thousand phases are a thousand of these.
+	tableLine             int32
+	plansDone, plansTotal int32
 
-	order          int
-	milestone      int    // the milestone whose section or <details> block first named it, -1
+	order          int32
+	milestone      int32  // the milestone whose section or <details> block first named it, -1
 	tableMilestone string // the progress table's Milestone cell
 }
 
@@ -109,22 +110,25 @@ func ParseRoadmap(path string, src []byte) *Roadmap { return parseRoadmap(path, 
 // parseRoadmap is ParseRoadmap on the file's text: every name in the result is a slice of it.
 func parseRoadmap(path string, src string) *Roadmap {
 	var byNum phaseIndex
-	var order []*facts
 	ms := newMilestones()
-	var slab []facts // facts are allocated in blocks: a roadmap can name a thousand phases
+	// Facts are allocated in blocks (a roadmap can name a thousand phases), in the order the
+	// roadmap names them; a block never grows past its capacity, so pointers into it stay.
+	var slabs [][]facts
+	count := 0
 	get := func(n PhaseNum, line int, collapsed bool) *facts {
 		f := byNum.lookup(n)
 		if f == nil {
-			if len(slab) == cap(slab) {
-				slab = make([]facts, 0, 64)
+			if len(slabs) == 0 || len(slabs[len(slabs)-1]) == cap(slabs[len(slabs)-1]) {
+				slabs = append(slabs, make([]facts, 0, 64))
 			}
-			slab = append(slab, facts{num: n, line: line, collapsed: collapsed, order: len(order), milestone: -1})
-			f = &slab[len(slab)-1]
+			slab := &slabs[len(slabs)-1]
+			*slab = append(*slab, facts{num: n, line: int32(line), collapsed: collapsed, order: int32(count), milestone: -1})
+			f = &(*slab)[len(*slab)-1]
 			byNum.store(n, f)
-			order = append(order, f)
+			count++
 		}
 		if f.milestone < 0 {
-			f.milestone = ms.owner()
+			f.milestone = int32(ms.owner())
 		}
 		f.collapsed = f.collapsed && collapsed
 		return f
@@ -178,8 +182,8 @@ func parseRoadmap(path string, src string) *Roadmap {
 	}
 
 	r.Milestones = ms.finish()
-	r.Phases = make([]Entry, 0, len(order))
-	for _, f := range order {
+	r.Phases = make([]Entry, 0, count)
+	for _, f := range allFacts(slabs) {
 		e := f.entry()
 		e.Milestone = r.milestoneOf(f)
 		if e.Milestone >= 0 {
@@ -197,6 +201,21 @@ func parseRoadmap(path string, src string) *Roadmap {
 		slices.SortFunc(r.Phases, byNumber)
 	}
 	return r
+}
+
+// allFacts yields every fact of slabs, in order.
+func allFacts(slabs [][]facts) func(func(int, *facts) bool) {
+	return func(yield func(int, *facts) bool) {
+		i := 0
+		for _, slab := range slabs {
+			for j := range slab {
+				if !yield(i, &slab[j]) {
+					return
+				}
+				i++
+			}
+		}
+	}
 }
 
 // phaseIndex finds a phase's facts by number. Most roadmaps number their phases 1, 2, 3...:
@@ -250,7 +269,7 @@ func plainIndex(n PhaseNum) (int, bool) {
 // names; -1 when none does.
 func (r *Roadmap) milestoneOf(f *facts) int {
 	if f.milestone >= 0 {
-		return f.milestone
+		return int(f.milestone)
 	}
 	for i := range r.Milestones {
 		if r.Milestones[i].Contains(f.num) {
@@ -304,8 +323,8 @@ func (f *facts) setName(name string, rank int) {
 	// A fuller spelling of the same name wins over a rank: "Auth - Login Flow" from a table
 	// cell over "Auth" cut from a heading's description.
 	fuller := f.name != "" && len(name) > len(f.name) && strings.HasPrefix(name, f.name+" ")
-	if name != "" && (rank > f.nameRank || fuller) {
-		f.name, f.nameRank = name, max(rank, f.nameRank)
+	if name != "" && (rank > int(f.nameRank) || fuller) {
+		f.name, f.nameRank = name, uint8(max(rank, int(f.nameRank)))
 	}
 }
 
@@ -321,8 +340,8 @@ func (f *facts) entry() Entry {
 		st = StatusComplete
 	}
 	return Entry{
-		Num: f.num, Name: f.name, Status: st, Line: f.line, Order: f.order,
-		TableLine: f.tableLine, PlansDone: f.plansDone, PlansTotal: f.plansTotal,
+		Num: f.num, Name: f.name, Status: st, Line: int(f.line), Order: int(f.order),
+		TableLine: int(f.tableLine), PlansDone: int(f.plansDone), PlansTotal: int(f.plansTotal),
 		Collapsed: f.collapsed, Inserted: f.inserted || st == StatusInserted,
 	}
 }
@@ -628,7 +647,7 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 			f.table = st
 		}
 		if plansOK && f.tableLine == 0 {
-			f.tableLine, f.plansDone, f.plansTotal = l.num, done, total
+			f.tableLine, f.plansDone, f.plansTotal = int32(l.num), int32(done), int32(total)
 		}
 	}
 	return j - 1
@@ -678,6 +697,10 @@ func tableColumns(header []string) (phaseCol, statusCol, plansCol int) {
 	return phaseCol, statusCol, plansCol
 }
 
+// maxCount bounds a plans cell's count, as maxSegmentDigits bounds its total: no phase has a
+// billion plans, and counts are kept in 32 bits.
+const maxCount = 999_999_999
+
 // plansCell parses a progress table's plans cell: "2/3", "0/TBD", "0/?",
 // "4/4 (13-05 deferred)". total is -1 when it is not a number.
 func plansCell(cell string) (done, total int, ok bool) {
@@ -687,7 +710,7 @@ func plansCell(cell string) (done, total int, ok bool) {
 		return 0, 0, false
 	}
 	d, err := strconv.Atoi(strings.TrimSpace(a))
-	if err != nil || d < 0 {
+	if err != nil || d < 0 || d > maxCount {
 		return 0, 0, false
 	}
 	b = strings.TrimSpace(b)

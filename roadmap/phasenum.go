@@ -14,8 +14,8 @@ import (
 type PhaseNum struct {
 	seg    [maxSegments]int32 // the numbers between dots; nseg of them
 	nseg   uint8
-	prefix string // upper-case letters written before the digits ("E" of E73), or ""
 	suffix byte   // an upper-case letter, or 0
+	prefix string // upper-case letters written before the digits ("E" of E73), or ""
 	raw    string
 }
 
