@@ -32,21 +32,26 @@ func (b *beneath) readDirNames(name string) ([]string, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
-	var arena []byte
-	var ends []int
-	err = readDirents(fd, name, func(n []byte, _ uint8) error {
-		arena = append(arena, n...)
-		ends = append(ends, len(arena))
-		return nil
+	// Each batch of records is copied in one piece (a name is shorter than its record), and
+	// the names are slices of it: a directory of a thousand phases costs a few allocations.
+	var names []string
+	err = readDirentBatches(fd, name, func(batch []byte) error {
+		arena := make([]byte, len(batch)) // never reallocated, and no byte written twice
+		used := 0
+		names = slices.Grow(names, len(batch)/32)
+		return parseDirents(batch, func(n []byte, _ uint8) error {
+			k := copy(arena[used:], n)
+			if k > 0 {
+				names = append(names, unsafe.String(&arena[used], k))
+			} else {
+				names = append(names, "")
+			}
+			used += k
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
-	}
-	all := string(arena)
-	names := make([]string, len(ends))
-	start := 0
-	for i, end := range ends {
-		names[i], start = all[start:end], end
 	}
 	return names, nil
 }
@@ -104,6 +109,12 @@ func (b *beneath) openDir(name string, notDir error) (int, error) {
 // readDirents calls each with every name (but "." and "..") and type that getdents64 gives for
 // the directory open at fd.
 func readDirents(fd int, name string, each func(name []byte, typ uint8) error) error {
+	return readDirentBatches(fd, name, func(batch []byte) error { return parseDirents(batch, each) })
+}
+
+// readDirentBatches calls each with every batch of records getdents64 gives for the directory
+// open at fd; a batch is valid only during the call.
+func readDirentBatches(fd int, name string, each func(batch []byte) error) error {
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	for {
@@ -117,7 +128,7 @@ func readDirents(fd int, name string, each func(name []byte, typ uint8) error) e
 		if n <= 0 {
 			return nil
 		}
-		if err := parseDirents((*bp)[:n], each); err != nil {
+		if err := each((*bp)[:n]); err != nil {
 			return err
 		}
 	}
