@@ -45,7 +45,8 @@ fuzz:
 # Go benchmarks, then whole-process timings of the static binary (testdata/bench/bench.sh): against
 # the spec's shell pipeline, hydrate on 10 vs 1,000 finished phases vs a Go hello-world, and
 # progress --json vs upstream GSD's roadmap analyze on ../shared/corpus/cipher-box (needs node, npm;
-# fetches the npm package into a scratch directory). BENCH=hydrate (spec, upstream) runs one part.
+# fetches the npm package into a scratch directory), and each lifecycle hook vs gsd --version.
+# BENCH=hydrate (spec, upstream, hooks) runs one part.
 # Then the session history (testdata/bench/history.sh; BASELINE=path/to/older/gsd adds that
 # binary's mark-complete).
 BENCH ?=

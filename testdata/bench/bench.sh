@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# bench.sh GSD [spec|hydrate|upstream]...: whole-process timings of the static gsd binary, each
-# comparison measured by one hyperfine invocation so that its ratio comes from one run:
+# bench.sh GSD [spec|hydrate|upstream|hooks]...: whole-process timings of the static gsd binary,
+# each comparison measured by one hyperfine invocation so that its ratio comes from one run:
 #   spec      `gsd hydrate` next to the specification's shell pipeline (testdata/bench/spec-hydrate.sh)
 #   hydrate   `gsd hydrate --porcelain` (a valid session) on 10 and on 1,000 finished phases, and
 #             a static Go hello-world's process start as the floor
 #   upstream  `gsd progress --json` against upstream GSD's `gsd-tools.cjs roadmap analyze` on
 #             scratch copies of the largest corpus tree (../shared/corpus/cipher-box)
-# With no section named, all three run; a summary of the ratios ends the output.
+#   hooks     each lifecycle hook (session-start, pre-compact, session-end), fed the JSON Claude
+#             Code writes, against `gsd --version`, on the 10-phase project with a valid session
+#             (hyperfine's shell mode, for the redirection; it subtracts the shell's own time)
+# With no section named, all four run; a summary of the ratios ends the output.
 # Needs hyperfine, go, git, and for `upstream` node, npm (the package is fetched with `npm pack` into
 # a scratch directory at every run) and ../shared next to the repository. The summary is computed
 # with node when it is present, else python3 (BENCH_JSON=python3 chooses). make bench is not run in CI.
@@ -14,7 +17,7 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream]..." >&2; exit 2; }
 gsd=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
-sections=${*:-spec hydrate upstream}
+sections=${*:-spec hydrate upstream hooks}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 upstream_pkg=get-shit-done-cc@1.37.1
@@ -23,7 +26,7 @@ corpus=$root/../shared/corpus/cipher-box
 die() { echo "bench: $*" >&2; exit 1; }
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 for s in $sections; do
-  case $s in spec | hydrate | upstream) ;; *) die "unknown section $s (spec, hydrate, upstream)" ;; esac
+  case $s in spec | hydrate | upstream | hooks) ;; *) die "unknown section $s (spec, hydrate, upstream, hooks)" ;; esac
 done
 command -v hyperfine >/dev/null || die "hyperfine is needed (apt-get install hyperfine)"
 if want upstream; then
@@ -64,7 +67,7 @@ print("%7.2fx  median %.2fx  min %.2fx  cpu %.2fx  %s %.3f ms / %s %.3f ms  targ
   fi
 }
 
-if want spec || want hydrate; then
+if want spec || want hydrate || want hooks; then
   # The per-turn case: a valid session (bootstrapped, one task complete, one in progress).
   sizes=10
   if want hydrate; then sizes="10 1000"; fi
@@ -101,6 +104,28 @@ if want hydrate; then
   ratio "$work/hydrate.json" 'hydrate 1000' 'hydrate 10' '<= 1.3x'
   ratio "$work/hydrate.json" 'hydrate 10' 'go hello-world' '<= 1.7x'
   ratio "$work/hydrate.json" 'hydrate 1000' 'go hello-world' 'informational'
+fi
+
+if want hooks; then
+  # The JSON Claude Code writes to each hook (as recorded in testdata/script/hook_lifecycle.txtar),
+  # with the project as cwd. PreCompact makes a snapshot on every run (pruned to the newest few).
+  p=$work/p10
+  common='"session_id":"5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30","transcript_path":"/tmp/t.jsonl","cwd":"'$p'","permission_mode":"default"'
+  printf '{%s,"hook_event_name":"SessionStart","source":"resume","model":"claude-sonnet-4-5"}\n' "$common" > "$work/ss.json"
+  printf '{%s,"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":""}\n' "$common" > "$work/pc.json"
+  printf '{%s,"hook_event_name":"SessionEnd","reason":"clear"}\n' "$common" > "$work/se.json"
+  for h in session-start:ss pre-compact:pc session-end:se; do
+    out=$(cd "$p" && GSD_USER= "$gsd" hook "${h%%:*}" < "$work/${h##*:}.json" 2>&1 >/dev/null)
+    [ -z "$out" ] || die "gsd hook ${h%%:*} is not silent on stderr: $out"
+  done
+  (cd "$p" && GSD_USER= hyperfine --warmup 20 --runs ${BENCH_RUNS:-300} --export-json "$work/hooks.json" \
+    -n 'gsd --version' "$gsd --version < $work/ss.json" \
+    -n 'hook session-start' "$gsd hook session-start < $work/ss.json" \
+    -n 'hook pre-compact' "$gsd hook pre-compact < $work/pc.json" \
+    -n 'hook session-end' "$gsd hook session-end < $work/se.json")
+  for h in session-start pre-compact session-end; do
+    ratio "$work/hooks.json" "hook $h" 'gsd --version' '<= 1.3x'
+  done
 fi
 
 if want upstream; then
@@ -141,5 +166,5 @@ fi
 
 echo
 echo "summary: A/B ratio of mean wall time, then of median, of min, of mean user+system CPU"
-echo "(hyperfine -N, one invocation per comparison; on a busy machine trust median and min):"
+echo "(hyperfine, -N but for the hooks, one invocation per comparison; on a busy machine trust median and min):"
 cat "$summary"
