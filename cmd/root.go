@@ -22,6 +22,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile"
 )
 
 // Exit codes, as documented in the README.
@@ -66,7 +67,13 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs gsd with args (without the program name) and returns the exit code.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return mainWith(args, stdin, stdout, stderr, invoked(args))
+}
+
+// mainWith is Main with a root command that has only the subcommand sc, or all of them when sc is
+// nil.
+func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subcommand) (code int) {
 	defer func() {
 		// A bug must not become a stack dump in an agent's context: one line, exit 1.
 		if r := recover(); r != nil {
@@ -77,7 +84,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	out := &errWriter{w: stdout}
 	a := &app{stdin: stdin, stdout: out, stderr: stderr, lookupEnv: os.LookupEnv}
 	a.now = a.clock
-	root := a.newRootCmd()
+	root := a.newRootCmd(sc)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
 	if a.env != nil {
@@ -245,7 +252,75 @@ func newHelpCmd() *cobra.Command {
 	}
 }
 
-func (a *app) newRootCmd() *cobra.Command {
+// subcommand is one of gsd's commands and how to build it.
+type subcommand struct {
+	name  string
+	build func(*app) *cobra.Command
+	// wholeTree: the command works on the whole tree (completion prints the script cobra
+	// generates from the root), so naming it builds the whole tree.
+	wholeTree bool
+}
+
+// subcommands is the one list of gsd's commands, in the order they are added to the root.
+var subcommands = []subcommand{
+	{name: "hydrate", build: (*app).newHydrateCmd},
+	{name: "start", build: (*app).newStartCmd},
+	{name: "tasks", build: (*app).newTasksCmd},
+	{name: "mark-complete", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-complete", planfile.Complete) }},
+	{name: "mark-in-progress", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-in-progress", planfile.InProgress) }},
+	{name: "mark-pending", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-pending", planfile.Pending) }},
+	{name: "check", build: (*app).newCheckCmd},
+	{name: "archive", build: (*app).newArchiveCmd},
+	{name: "snapshot", build: (*app).newSnapshotCmd},
+	{name: "snapshots", build: (*app).newSnapshotsCmd},
+	{name: "restore", build: (*app).newRestoreCmd},
+	{name: "log", build: (*app).newLogCmd},
+	{name: "sessions", build: (*app).newSessionsCmd},
+	{name: "resume", build: (*app).newResumeCmd},
+	{name: "stats", build: (*app).newStatsCmd},
+	{name: "mcp", build: (*app).newMCPCmd},
+	{name: "config", build: (*app).newConfigCmd},
+	{name: "whoami", build: (*app).newWhoamiCmd},
+	{name: "progress", build: (*app).newProgressCmd},
+	{name: "state", build: (*app).newStateCmd},
+	{name: "brief", build: (*app).newBriefCmd},
+	{name: "hook", build: (*app).newHookCmd},
+	{name: "completion", build: (*app).newCompletionCmd, wholeTree: true},
+}
+
+// invoked is the subcommand that args run, when they name one unambiguously, else nil: their
+// first word after the root's persistent flags, as the user can write them (-C DIR, -CDIR,
+// -C=DIR, --directory DIR, --directory=DIR, --user NAME, --user=NAME, --json, --json=BOOL,
+// --no-color, --no-color=BOOL). Cobra finds the command to run from that same word, so a root
+// built with that one command (whole, with its own subcommands) runs, helps and fails exactly
+// as the whole tree does. Anything else before the word (--help, --version, --, an unknown
+// flag, combined shorthands), a word that is not a command (help, __complete, a typo that gets
+// a suggestion), no word at all, and a command that needs the whole tree are nil.
+func invoked(args []string) *subcommand {
+	for i := 0; i < len(args); i++ {
+		switch s := args[i]; {
+		case s == "-C" || s == "--directory" || s == "--user":
+			i++ // the flag's value, whatever it looks like
+		case strings.HasPrefix(s, "-C") || strings.HasPrefix(s, "--directory=") || strings.HasPrefix(s, "--user="),
+			s == "--json" || strings.HasPrefix(s, "--json="),
+			s == "--no-color" || strings.HasPrefix(s, "--no-color="):
+			// a flag with its value in the same word
+		default:
+			for j := range subcommands {
+				if sc := &subcommands[j]; sc.name == s && !sc.wholeTree {
+					return sc
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// newRootCmd builds gsd's root command with the subcommand only, or with all of them (the
+// whole tree) when only is nil. A run executes one command, and building the others is wasted
+// start-up time for a tool that runs on every turn of an agent: see invoked.
+func (a *app) newRootCmd(only *subcommand) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gsd",
 		Short: "Hydrate a coding agent's working state from a GSD project",
@@ -271,31 +346,13 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	pf.StringVar(&a.user, "user", "", "act as user `NAME` (default: GSD_USER, then git user.name)")
 	pf.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	pf.BoolVar(&a.noColor, "no-color", false, "never colour the output (also NO_COLOR)")
-	root.AddCommand(
-		a.newHydrateCmd(),
-		a.newStartCmd(),
-		a.newTasksCmd(),
-		a.newMarkCmd("mark-complete", "complete"),
-		a.newMarkCmd("mark-in-progress", "in-progress"),
-		a.newMarkCmd("mark-pending", "pending"),
-		a.newCheckCmd(),
-		a.newArchiveCmd(),
-		a.newSnapshotCmd(),
-		a.newSnapshotsCmd(),
-		a.newRestoreCmd(),
-		a.newLogCmd(),
-		a.newSessionsCmd(),
-		a.newResumeCmd(),
-		a.newStatsCmd(),
-		a.newMCPCmd(),
-		a.newConfigCmd(),
-		a.newWhoamiCmd(),
-		a.newProgressCmd(),
-		a.newStateCmd(),
-		a.newBriefCmd(),
-		a.newHookCmd(),
-		a.newCompletionCmd(),
-	)
+	if only != nil {
+		root.AddCommand(only.build(a))
+	} else {
+		for _, sc := range subcommands {
+			root.AddCommand(sc.build(a))
+		}
+	}
 	_ = root.MarkPersistentFlagDirname("directory")
 	_ = root.RegisterFlagCompletionFunc("user", a.completeUsers)
 	return root
@@ -306,7 +363,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 func CommandTree() *cobra.Command {
 	a := &app{stdin: os.Stdin, stdout: io.Discard, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }}
 	a.now = a.clock
-	root := a.newRootCmd()
+	root := a.newRootCmd(nil)
 	var reproducible func(*cobra.Command)
 	reproducible = func(c *cobra.Command) {
 		c.DisableAutoGenTag = true // no "Auto generated by spf13/cobra on <date>" line
