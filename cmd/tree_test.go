@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -214,37 +213,8 @@ func TestSuggestion(t *testing.T) {
 	}
 }
 
-// BenchmarkMain is a run of gsd hydrate --porcelain in a project, in process: mostly the
-// hydration, plus the command line's own start-up; with the command built alone as Main does,
-// and with the whole tree.
-func BenchmarkMain(b *testing.B) {
-	dir := b.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "demo"))); err != nil {
-		b.Fatal(err)
-	}
-	b.Setenv("GSD_USER", "dee")
-	b.Setenv("GSD_WORKSTREAM", "")
-	var errOut bytes.Buffer
-	if code := Main([]string{"-C", dir, "start"}, strings.NewReader(""), io.Discard, &errOut); code != ExitOK {
-		b.Fatalf("gsd start: exit %d: %s", code, errOut.String())
-	}
-	args := []string{"-C", dir, "hydrate", "--porcelain"}
-	for _, bc := range []struct {
-		name string
-		sc   *subcommand
-	}{{"lazy", invoked(args)}, {"whole", nil}} {
-		b.Run(bc.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if code := mainWith(args, strings.NewReader(""), io.Discard, &errOut, bc.sc); code != ExitOK {
-					b.Fatalf("exit %d: %s", code, errOut.String())
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkRootCmd is the command tree gsd hydrate builds, against the whole tree.
+// BenchmarkRootCmd is the root command a run of gsd hydrate builds, against the whole tree
+// that every run built before.
 func BenchmarkRootCmd(b *testing.B) {
 	a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, lookupEnv: os.LookupEnv}
 	for _, bc := range []struct {
