@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -318,5 +320,38 @@ func TestMCPWire(t *testing.T) {
 	}
 	if stderr.Len() != 0 {
 		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+// TestMCPClosesWhatItOpens: the server opens the project on every call and must close it, or a
+// long agent session runs out of file descriptors.
+func TestMCPClosesWhatItOpens(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counts descriptors in /proc/self/fd")
+	}
+	dir := mcpProject(t)
+	var calls []string
+	for i := range 400 {
+		name := []string{"session_state_get", "list_sessions", "session_snapshot_create"}[i%3]
+		calls = append(calls, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"sessionId":"ann"}}}`, i+1, name))
+	}
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	before := fds()
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"-C", dir, "--user", "ann", "mcp"}, strings.NewReader(strings.Join(calls, "\n")), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), `"isError":false`); n != len(calls) {
+		t.Fatalf("%d of %d calls succeeded:\n%.2000s", n, len(calls), stdout.String())
+	}
+	// The CLI's own open (for -C's project, once) may stay; one per call may not.
+	if after := fds(); after > before+8 {
+		t.Errorf("%d descriptors open after %d calls, %d before", after, len(calls), before)
 	}
 }

@@ -94,6 +94,20 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	e, err := open(cfg, root, fsys)
+	if err != nil {
+		_ = rootfs.Close(fsys)
+		return nil, err
+	}
+	return e, nil
+}
+
+// Close releases what Open holds (the project directory's descriptor). A command that exits
+// need not call it; a server that opens the project on every call must.
+func (e *Env) Close() error { return rootfs.Close(e.FS) }
+
+// open is Open's second half, on the opened project.
+func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	idEnv := cfg.Identity
 	if idEnv.Dir == "" {
 		idEnv.Dir = cfg.Dir

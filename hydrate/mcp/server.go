@@ -43,6 +43,8 @@ type Opener func(user, instance string) (*hydrate.Env, error)
 type Server struct {
 	Name, Version string
 	Open          Opener
+
+	opened []*hydrate.Env // by the call being served, closed after it (requests are served one by one)
 }
 
 type request struct {

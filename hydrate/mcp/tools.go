@@ -149,6 +149,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	default:
 		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name, Data: map[string]string{"validation": "unknown tool " + name}}
 	}
+	defer s.closeEnvs()
 	v, err := fn(a)
 	var rpcErr *Error
 	var argErr *hydrate.ArgError
@@ -163,13 +164,32 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	return textResult(v), nil
 }
 
+// openEnv opens the project through the Opener, for the length of the current call: call
+// closes it after the tool has run (a server that kept every project it opened open would run
+// out of descriptors).
+func (s *Server) openEnv(user, instance string) (*hydrate.Env, error) {
+	env, err := s.Open(user, instance)
+	if err == nil {
+		s.opened = append(s.opened, env)
+	}
+	return env, err
+}
+
+// closeEnvs closes what the current call opened.
+func (s *Server) closeEnvs() {
+	for _, env := range s.opened {
+		_ = env.Close()
+	}
+	s.opened = s.opened[:0]
+}
+
 // open opens the project for the sessionId argument (or the server's user).
 func (s *Server) open(a args, instance string) (*hydrate.Env, error) {
 	user, perr := a.string("sessionId")
 	if perr != nil {
 		return nil, perr
 	}
-	return s.Open(user, instance)
+	return s.openEnv(user, instance)
 }
 
 func (s *Server) rehydrate(a args) (any, error) {
@@ -185,7 +205,7 @@ func (s *Server) rehydrate(a args) (any, error) {
 	if user == "" || inst == "" {
 		return nil, invalidParams("sessionId and instanceId are required")
 	}
-	env, err := s.Open(user, inst)
+	env, err := s.openEnv(user, inst)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +260,7 @@ func (s *Server) listSessions(a args) (any, error) {
 	if state != "" && state != "all" && !slices.Contains(hydrate.TeamStates, state) {
 		return nil, invalidParams("state must be one of %s or all", strings.Join(hydrate.TeamStates, ", "))
 	}
-	env, err := s.Open("", "")
+	env, err := s.openEnv("", "")
 	if err != nil {
 		return nil, err
 	}

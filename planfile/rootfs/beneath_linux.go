@@ -51,6 +51,9 @@ func (b *beneath) openat2(name string, flags uint64) (int, error) {
 	}
 }
 
+// Close closes the directory's descriptor.
+func (b *beneath) Close() error { return unix.Close(b.dirfd) }
+
 // Open opens name for reading. A FIFO blocks, as with os.Open: callers Stat first (or use
 // ReadFile, which never blocks).
 func (b *beneath) Open(name string) (fs.File, error) {

@@ -14,6 +14,7 @@ package rootfs
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -31,5 +32,28 @@ func Open(dir string) (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.FS(), nil
+	return &rootFS{FS: r.FS(), root: r}, nil
 }
+
+// Close releases the directory descriptor behind an FS that Open returned; for another fs.FS
+// it does nothing. A process that opens many projects (gsd mcp, on every call) must close each.
+func Close(fsys fs.FS) error {
+	if c, ok := fsys.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// rootFS is os.Root's FS with the Root kept, to be closed.
+type rootFS struct {
+	fs.FS
+	root *os.Root
+}
+
+func (r *rootFS) Close() error { return r.root.Close() }
+
+func (r *rootFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(r.FS, name) }
+
+func (r *rootFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(r.FS, name) }
+
+func (r *rootFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(r.FS, name) }
