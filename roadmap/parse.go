@@ -66,24 +66,13 @@ func InProgress(r *Roadmap) []PhaseNum {
 	return out
 }
 
-// facts collects what each part of the roadmap says about one phase before
-// they are merged into an Entry.
+// facts is what the parts of the roadmap say about one phase beyond its Entry, kept while they
+// are merged: the Entry itself is filled in place.
 type facts struct {
-	num       PhaseNum
-	name      string
-	line      int32
-	nameRank  uint8  // which source the name came from: higher is fuller
-	table     Status // the progress table's Status cell
-	mark      Status // an explicit "(In Progress)" / "(completed ...)" mark
-	box       Status // the checklist checkbox
-	collapsed bool   // every mention is inside a <details> block
-	inserted  bool
-
-	// int32s: a thousand phases are a thousand of these.
-	tableLine             int32
-	plansDone, plansTotal int32
-
-	order          int32
+	nameRank       uint8  // which source the name came from: higher is fuller
+	table          Status // the progress table's Status cell
+	mark           Status // an explicit "(In Progress)" / "(completed ...)" mark
+	box            Status // the checklist checkbox
 	milestone      int32  // the milestone whose section or <details> block first named it, -1
 	tableMilestone string // the progress table's Milestone cell
 }
@@ -111,32 +100,31 @@ func ParseRoadmap(path string, src []byte) *Roadmap { return parseRoadmap(path, 
 func parseRoadmap(path string, src string) *Roadmap {
 	var byNum phaseIndex
 	ms := newMilestones()
-	// Facts are allocated in blocks (a roadmap can name a thousand phases), in the order the
-	// roadmap names them; a block never grows past its capacity, so pointers into it stay.
-	var slabs [][]facts
-	count := 0
-	get := func(n PhaseNum, line int, collapsed bool) *facts {
-		f := byNum.lookup(n)
-		if f == nil {
-			if len(slabs) == 0 || len(slabs[len(slabs)-1]) == cap(slabs[len(slabs)-1]) {
-				slabs = append(slabs, make([]facts, 0, 64))
-			}
-			slab := &slabs[len(slabs)-1]
-			*slab = append(*slab, facts{num: n, line: int32(line), collapsed: collapsed, order: int32(count), milestone: -1})
-			f = &(*slab)[len(*slab)-1]
-			byNum.store(n, f)
-			count++
+	lines := visibleLines(src)
+	// A line names at most one new phase, so room for as many phases as lines never has to
+	// grow: the entries are built in place, in the order the roadmap names them, and become
+	// Roadmap.Phases without a copy. (Memory a process never touches costs it nothing: a
+	// roadmap of prose and few phases leaves most of it untouched.)
+	entries := make([]Entry, 0, len(lines))
+	extra := make([]facts, 0, len(lines))
+	get := func(n PhaseNum, line int, collapsed bool) (*Entry, *facts) {
+		i, ok := byNum.lookup(n)
+		if !ok {
+			i = len(entries)
+			entries = append(entries, Entry{Num: n, Line: line, Collapsed: collapsed, Order: i})
+			extra = append(extra, facts{milestone: -1})
+			byNum.store(n, i)
 		}
+		e, f := &entries[i], &extra[i]
 		if f.milestone < 0 {
 			f.milestone = int32(ms.owner())
 		}
-		f.collapsed = f.collapsed && collapsed
-		return f
+		e.Collapsed = e.Collapsed && collapsed
+		return e, f
 	}
 
 	r := &Roadmap{Path: path}
 	title := ""
-	lines := visibleLines(src)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if i+1 < len(lines) && strings.Contains(l.text, "|") && isDelimiterRow(lines[i+1].text) {
@@ -151,8 +139,8 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			f := get(n, l.num, l.collapsed)
-			f.mention(name, nameFromChecklist, marks)
+			e, f := get(n, l.num, l.collapsed)
+			mention(e, f, name, nameFromChecklist, marks)
 			box := StatusNotStarted
 			switch {
 			case boxChar != " ":
@@ -177,20 +165,22 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			get(n, l.num, l.collapsed).mention(name, nameFromHeading, marks)
+			e, f := get(n, l.num, l.collapsed)
+			mention(e, f, name, nameFromHeading, marks)
 		}
 	}
 
 	r.Milestones = ms.finish()
-	r.Phases = make([]Entry, 0, count)
-	for _, f := range allFacts(slabs) {
-		e := f.entry()
-		e.Milestone = r.milestoneOf(f)
+	for i := range entries {
+		e, f := &entries[i], &extra[i]
+		e.Status = f.status(e.Collapsed)
+		e.Inserted = e.Inserted || e.Status == StatusInserted
+		e.Milestone = r.milestoneOf(e, f)
 		if e.Milestone >= 0 {
 			r.Milestones[e.Milestone].Phases = append(r.Milestones[e.Milestone].Phases, e.Num)
 		}
-		r.Phases = append(r.Phases, e)
 	}
+	r.Phases = slices.Clip(entries)
 	r.Milestone = title
 	if m := r.currentMilestone(); m >= 0 {
 		r.Milestone = r.Milestones[m].Name
@@ -203,57 +193,43 @@ func parseRoadmap(path string, src string) *Roadmap {
 	return r
 }
 
-// allFacts yields every fact of slabs, in order.
-func allFacts(slabs [][]facts) func(func(int, *facts) bool) {
-	return func(yield func(int, *facts) bool) {
-		i := 0
-		for _, slab := range slabs {
-			for j := range slab {
-				if !yield(i, &slab[j]) {
-					return
-				}
-				i++
-			}
-		}
-	}
-}
-
-// phaseIndex finds a phase's facts by number. Most roadmaps number their phases 1, 2, 3...:
+// phaseIndex finds a phase's entry by number. Most roadmaps number their phases 1, 2, 3...:
 // those are found by indexing a slice, without hashing; the rest ("3.1", "E73", "16A") by a map.
 type phaseIndex struct {
-	plain []*facts // by number, for numbers of one segment without prefix or suffix
-	other map[phaseKey]*facts
+	plain []int32 // 1 + the entry's index, by number, for numbers of one segment without prefix or suffix
+	other map[phaseKey]int
 }
 
 // maxPlainIndex bounds the numbers kept in phaseIndex.plain: a roadmap's phases are numbered
 // densely, and a stray "Phase 20260105" must not cost a slice of that length.
 const maxPlainIndex = 1 << 14
 
-// lookup returns n's facts, nil before its first mention.
-func (x *phaseIndex) lookup(n PhaseNum) *facts {
-	if i, ok := plainIndex(n); ok {
-		if i < len(x.plain) {
-			return x.plain[i]
+// lookup returns the index of n's entry; ok is false before its first mention.
+func (x *phaseIndex) lookup(n PhaseNum) (int, bool) {
+	if k, ok := plainIndex(n); ok {
+		if k < len(x.plain) && x.plain[k] > 0 {
+			return int(x.plain[k]) - 1, true
 		}
-		return nil
+		return 0, false
 	}
-	return x.other[n.key()]
+	i, ok := x.other[n.key()]
+	return i, ok
 }
 
-// store keeps f as n's facts.
-func (x *phaseIndex) store(n PhaseNum, f *facts) {
-	if i, ok := plainIndex(n); ok {
-		if i >= len(x.plain) {
-			x.plain = slices.Grow(x.plain, i+1-len(x.plain))
+// store records i as the index of n's entry.
+func (x *phaseIndex) store(n PhaseNum, i int) {
+	if k, ok := plainIndex(n); ok {
+		if k >= len(x.plain) {
+			x.plain = slices.Grow(x.plain, k+1-len(x.plain))
 			x.plain = x.plain[:cap(x.plain)]
 		}
-		x.plain[i] = f
+		x.plain[k] = int32(i) + 1
 		return
 	}
 	if x.other == nil {
-		x.other = make(map[phaseKey]*facts)
+		x.other = make(map[phaseKey]int)
 	}
-	x.other[n.key()] = f
+	x.other[n.key()] = i
 }
 
 // plainIndex is n's index in phaseIndex.plain, when n is kept there.
@@ -267,12 +243,12 @@ func plainIndex(n PhaseNum) (int, bool) {
 // milestoneOf decides which milestone a phase belongs to: the one whose section or <details>
 // block first named it; else the one whose range holds it; else the one its progress table row
 // names; -1 when none does.
-func (r *Roadmap) milestoneOf(f *facts) int {
+func (r *Roadmap) milestoneOf(e *Entry, f *facts) int {
 	if f.milestone >= 0 {
 		return int(f.milestone)
 	}
 	for i := range r.Milestones {
-		if r.Milestones[i].Contains(f.num) {
+		if r.Milestones[i].Contains(e.Num) {
 			return i
 		}
 	}
@@ -311,39 +287,35 @@ func (r *Roadmap) Listed(i int) []Entry {
 
 // mention records a checklist line or heading naming the phase: its name (ranked by where it
 // came from) and what its parenthesised marks say; the first explicit mark wins.
-func (f *facts) mention(name string, rank int, marks phaseMarks) {
-	f.setName(name, rank)
-	f.inserted = f.inserted || marks.inserted
+func mention(e *Entry, f *facts, name string, rank int, marks phaseMarks) {
+	setName(e, f, name, rank)
+	e.Inserted = e.Inserted || marks.inserted
 	if marks.status != StatusUnknown && f.mark == StatusUnknown {
 		f.mark = marks.status
 	}
 }
 
-func (f *facts) setName(name string, rank int) {
+func setName(e *Entry, f *facts, name string, rank int) {
 	// A fuller spelling of the same name wins over a rank: "Auth - Login Flow" from a table
 	// cell over "Auth" cut from a heading's description.
-	fuller := f.name != "" && len(name) > len(f.name) && strings.HasPrefix(name, f.name+" ")
+	fuller := e.Name != "" && len(name) > len(e.Name) && strings.HasPrefix(name, e.Name+" ")
 	if name != "" && (rank > int(f.nameRank) || fuller) {
-		f.name, f.nameRank = name, uint8(max(rank, int(f.nameRank)))
+		e.Name, f.nameRank = name, uint8(max(rank, int(f.nameRank)))
 	}
 }
 
-func (f *facts) entry() Entry {
-	st := StatusUnknown
+// status merges what the parts say about the phase's status, in order of precedence; a phase
+// mentioned only inside collapsed blocks is complete.
+func (f *facts) status(collapsed bool) Status {
 	for _, s := range []Status{f.table, f.mark, f.box} {
 		if s != StatusUnknown {
-			st = s
-			break
+			return s
 		}
 	}
-	if st == StatusUnknown && f.collapsed {
-		st = StatusComplete
+	if collapsed {
+		return StatusComplete
 	}
-	return Entry{
-		Num: f.num, Name: f.name, Status: st, Line: int(f.line), Order: int(f.order),
-		TableLine: int(f.tableLine), PlansDone: int(f.plansDone), PlansTotal: int(f.plansTotal),
-		Collapsed: f.collapsed, Inserted: f.inserted || st == StatusInserted,
-	}
+	return StatusUnknown
 }
 
 // indexFold is strings.Index ignoring ASCII case, for an ASCII sub; indexes
@@ -579,7 +551,7 @@ func trimSpace(s string) string {
 // the columns are found by name, so their order and number do not matter.
 // Rows it cannot read, and rows whose cells are shifted, are recorded as
 // problems of r.
-func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) *facts) int {
+func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) (*Entry, *facts)) int {
 	header := splitRow(lines[i].text)
 	var cells []string
 	phaseCol, statusCol, plansCol := tableColumns(header)
@@ -638,16 +610,16 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 		case st == StatusUnknown && statusCol < len(cells) && strings.Trim(cells[statusCol], " -—–") != "":
 			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
 		}
-		f := get(n, l.num, l.collapsed)
+		e, f := get(n, l.num, l.collapsed)
 		if msCol >= 0 && msCol < len(cells) && f.tableMilestone == "" {
 			f.tableMilestone = cells[msCol]
 		}
-		f.setName(name, nameFromTable)
+		setName(e, f, name, nameFromTable)
 		if f.table == StatusUnknown {
 			f.table = st
 		}
-		if plansOK && f.tableLine == 0 {
-			f.tableLine, f.plansDone, f.plansTotal = int32(l.num), int32(done), int32(total)
+		if plansOK && e.TableLine == 0 {
+			e.TableLine, e.PlansDone, e.PlansTotal = l.num, done, total
 		}
 	}
 	return j - 1
@@ -697,10 +669,6 @@ func tableColumns(header []string) (phaseCol, statusCol, plansCol int) {
 	return phaseCol, statusCol, plansCol
 }
 
-// maxCount bounds a plans cell's count, as maxSegmentDigits bounds its total: no phase has a
-// billion plans, and counts are kept in 32 bits.
-const maxCount = 999_999_999
-
 // plansCell parses a progress table's plans cell: "2/3", "0/TBD", "0/?",
 // "4/4 (13-05 deferred)". total is -1 when it is not a number.
 func plansCell(cell string) (done, total int, ok bool) {
@@ -710,7 +678,7 @@ func plansCell(cell string) (done, total int, ok bool) {
 		return 0, 0, false
 	}
 	d, err := strconv.Atoi(strings.TrimSpace(a))
-	if err != nil || d < 0 || d > maxCount {
+	if err != nil || d < 0 {
 		return 0, 0, false
 	}
 	b = strings.TrimSpace(b)
