@@ -35,16 +35,10 @@ func (b *beneath) readDirNames(name string) ([]string, error) {
 	// Each batch of records is copied in one piece (a name is shorter than its record), and
 	// the names are slices of it: a directory of a thousand phases costs a few allocations.
 	var names []string
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) == nil && st.Size > 0 {
-		// A directory's size bounds its entries (ext4 spends 12 bytes on the smallest, tmpfs
-		// counts 20 for each): room for all of them at once, where appending would copy the
-		// list of a thousand phases ten times over.
-		names = make([]string, 0, min(st.Size/12, 1<<16))
-	}
 	err = readDirentBatches(fd, name, func(batch []byte) error {
 		arena := make([]byte, len(batch)) // never reallocated, and no byte written twice
 		used := 0
+		names = slices.Grow(names, len(batch)/32) // records of short names: about 32 bytes
 		return parseDirents(batch, func(n []byte, _ uint8) error {
 			k := copy(arena[used:], n)
 			if k > 0 {

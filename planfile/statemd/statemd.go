@@ -5,6 +5,7 @@
 package statemd
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -16,7 +17,7 @@ type line struct {
 }
 
 func splitLines(src []byte) []line {
-	var out []line
+	out := make([]line, 0, bytes.Count(src, []byte{'\n'})+1) // one allocation, not a dozen
 	s := string(src)
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
