@@ -47,13 +47,13 @@ func TestReadFileWithin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
+	go func(w *os.File) {
 		for _, part := range []string{`{"session_id":`, `"abc",`, `"source":"startup"}`} {
 			_, _ = w.WriteString(part)
 			time.Sleep(20 * time.Millisecond)
 		}
 		w.Close()
-	}()
+	}(w)
 	data, ok, err := readFileWithin(r, 1<<10, 5*time.Second)
 	r.Close()
 	if string(data) != `{"session_id":"abc","source":"startup"}` || !ok || err != nil {
@@ -72,12 +72,15 @@ func TestReadFileWithin(t *testing.T) {
 		t.Errorf("over the limit: %d bytes, %v, %v", len(data), ok, err)
 	}
 
-	r, w, _ = os.Pipe()
-	defer r.Close()
-	defer w.Close()
-	_, _ = w.WriteString("{")
+	r2, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	defer w2.Close()
+	_, _ = w2.WriteString("{")
 	start := time.Now()
-	data, ok, err = readFileWithin(r, 1<<10, 50*time.Millisecond)
+	data, ok, err = readFileWithin(r2, 1<<10, 50*time.Millisecond)
 	if ok || err != nil || time.Since(start) > 5*time.Second {
 		t.Errorf("open stdin: %q, %v, %v after %v", data, ok, err, time.Since(start))
 	}
