@@ -17,13 +17,25 @@ func readRegular(name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	defer func() { _ = unix.Close(fd) }()
+	defer func() {
+		if fd >= 0 {
+			_ = unix.Close(fd)
+		}
+	}()
 	var st unix.Stat_t
 	if err := fstatRetry(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, notRegular(name, modeType(uint32(st.Mode)))
+		// Rare: package os names the file's type, from the same descriptor.
+		f := os.NewFile(uintptr(fd), name)
+		fd = -1 // f closes it
+		fi, err := f.Stat()
+		_ = f.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, notRegular(name, fi.Mode())
 	}
 	if st.Size > limit {
 		return nil, tooLarge(name, limit)
@@ -78,23 +90,4 @@ func fstatRetry(fd int, st *unix.Stat_t) error {
 			return err
 		}
 	}
-}
-
-// modeType is the fs.FileMode type bits of a stat mode, as package os reads them.
-func modeType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	}
-	return fs.ModeIrregular
 }
