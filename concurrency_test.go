@@ -412,15 +412,7 @@ func TestKilledMidWrite(t *testing.T) {
 			args, next = []string{"-C", root, "start", ".planning/phases/01-x/01-01-PLAN.md"}, fresh
 		}
 		history[string(next)] = true
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(life) * 3 / 2)))
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if killAfter(t, bin, env, args, time.Duration(rng.Int64N(int64(life)*3/2))) == nil {
 			killed++
 		} else {
 			finished++
@@ -649,18 +641,10 @@ func TestKilledStateAndSettingsWriters(t *testing.T) {
 			args, file, target = []string{"hook", "install"}, settings, with
 		}
 		before := read(file)
-		cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
-		cmd.Env = env
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(life) * 3 / 2)))
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if ps := killAfter(t, bin, env, append([]string{"-C", root}, args...), time.Duration(rng.Int64N(int64(life)*3/2))); ps == nil {
 			killed++
-		} else if !cmd.ProcessState.Success() {
-			t.Fatalf("run %d: gsd %s failed: %v", i, strings.Join(args, " "), cmd.ProcessState)
+		} else if !ps.Success() {
+			t.Fatalf("run %d: gsd %s failed: %v", i, strings.Join(args, " "), ps)
 		}
 		if got := read(file); got != before && got != target {
 			t.Fatalf("run %d (gsd %s): %s is neither the old nor the new content:\n%s", i, strings.Join(args, " "), file, got)
@@ -684,4 +668,22 @@ func TestKilledStateAndSettingsWriters(t *testing.T) {
 	if killed == 0 {
 		t.Error("no run was killed: the test proves nothing")
 	}
+}
+
+// killAfter starts gsd with args and sends it SIGKILL after d. It returns nil when the kill
+// ended the process, else the state it exited with first.
+func killAfter(t *testing.T, bin string, env, args []string, d time.Duration) *os.ProcessState {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(d)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil
+	}
+	return cmd.ProcessState
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -143,15 +142,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 		case 7:
 			args = []string{"-C", root, "start", "--force"}
 		}
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(life) * 3 / 2)))
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		if killAfter(t, bin, env, args, time.Duration(rng.Int64N(int64(life)*3/2))) == nil {
 			killed++
 		}
 	}
