@@ -178,20 +178,7 @@ func TestInstall(t *testing.T) {
 			}
 			// Uninstall gives back the original, except for the empty file and an empty "hooks"
 			// object that was there before (it goes with the hook).
-			back, changed, err := Uninstall(got)
-			if err != nil || !changed {
-				t.Fatalf("Uninstall changed=%v err=%v", changed, err)
-			}
-			want := tc.in
-			switch tc.name {
-			case "empty file":
-				want = "{}\n"
-			case "one line":
-				want = `{"model": "opus"}`
-			}
-			if string(back) != want {
-				t.Fatalf("Uninstall:\n%s\nwant:\n%s", back, want)
-			}
+			uninstallRestores(t, got, tc.name, tc.in)
 		})
 	}
 }
@@ -429,20 +416,7 @@ func TestInstallAll(t *testing.T) {
 			if again, changed, err := InstallAll(got, "gsd hook session-start"); err != nil || changed || string(again) != string(got) {
 				t.Fatalf("second InstallAll changed=%v err=%v", changed, err)
 			}
-			back, changed, err := Uninstall(got)
-			if err != nil || !changed {
-				t.Fatalf("Uninstall changed=%v err=%v", changed, err)
-			}
-			want := tc.in
-			switch tc.name {
-			case "empty file":
-				want = "{}\n"
-			case "one line":
-				want = `{"model": "opus"}`
-			}
-			if string(back) != want {
-				t.Fatalf("Uninstall:\n%s\nwant:\n%s", back, want)
-			}
+			uninstallRestores(t, got, tc.name, tc.in)
 		})
 	}
 	got, _, err := InstallAll(nil, Command)
@@ -468,5 +442,25 @@ func TestInstallUpgrades(t *testing.T) {
 	got, _, err = Install([]byte(shared), Command)
 	if err != nil || string(got) != shared {
 		t.Fatalf("a shared group was changed: %v\n%s", err, got)
+	}
+}
+
+// uninstallRestores checks that Uninstall gives back the settings as they were before the
+// install (in), except for the empty file and the one-line file, which it reformats.
+func uninstallRestores(t *testing.T, got []byte, name, in string) {
+	t.Helper()
+	back, changed, err := Uninstall(got)
+	if err != nil || !changed {
+		t.Fatalf("Uninstall changed=%v err=%v", changed, err)
+	}
+	want := in
+	switch name {
+	case "empty file":
+		want = "{}\n"
+	case "one line":
+		want = `{"model": "opus"}`
+	}
+	if string(back) != want {
+		t.Fatalf("Uninstall:\n%s\nwant:\n%s", back, want)
 	}
 }
