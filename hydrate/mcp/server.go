@@ -36,15 +36,14 @@ const (
 )
 
 // Opener opens the project for a gsd user ("" means the server's own user), as the agent
-// instance ("" when unknown) the journal should name.
+// instance ("" when unknown) the journal should name. Each tool call opens the project anew and
+// closes it when it returns (a server that kept them open would run out of descriptors).
 type Opener func(user, instance string) (*hydrate.Env, error)
 
 // Server is the MCP server.
 type Server struct {
 	Name, Version string
 	Open          Opener
-
-	opened []*hydrate.Env // by the call being served, closed after it (requests are served one by one)
 }
 
 type request struct {

@@ -149,7 +149,6 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	default:
 		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name, Data: map[string]string{"validation": "unknown tool " + name}}
 	}
-	defer s.closeEnvs()
 	v, err := fn(a)
 	var rpcErr *Error
 	var argErr *hydrate.ArgError
@@ -164,32 +163,13 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	return textResult(v), nil
 }
 
-// openEnv opens the project through the Opener, for the length of the current call: call
-// closes it after the tool has run (a server that kept every project it opened open would run
-// out of descriptors).
-func (s *Server) openEnv(user, instance string) (*hydrate.Env, error) {
-	env, err := s.Open(user, instance)
-	if err == nil {
-		s.opened = append(s.opened, env)
-	}
-	return env, err
-}
-
-// closeEnvs closes what the current call opened.
-func (s *Server) closeEnvs() {
-	for _, env := range s.opened {
-		_ = env.Close()
-	}
-	s.opened = s.opened[:0]
-}
-
 // open opens the project for the sessionId argument (or the server's user).
 func (s *Server) open(a args, instance string) (*hydrate.Env, error) {
 	user, perr := a.string("sessionId")
 	if perr != nil {
 		return nil, perr
 	}
-	return s.openEnv(user, instance)
+	return s.Open(user, instance)
 }
 
 func (s *Server) rehydrate(a args) (any, error) {
@@ -205,10 +185,11 @@ func (s *Server) rehydrate(a args) (any, error) {
 	if user == "" || inst == "" {
 		return nil, invalidParams("sessionId and instanceId are required")
 	}
-	env, err := s.openEnv(user, inst)
+	env, err := s.Open(user, inst)
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	req := hydrate.RehydrateRequest{Instance: inst, SnapshotID: snap, Source: "mcp"}
 	if hasFrom {
 		req.From = time.UnixMilli(int64(from)).UTC()
@@ -221,6 +202,7 @@ func (s *Server) stateGet(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	ss, err := env.Inspect()
 	if err != nil {
 		return nil, err
@@ -245,6 +227,7 @@ func (s *Server) snapshotCreate(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	res, err := env.Snapshot(reason)
 	if err != nil {
 		return nil, err
@@ -260,10 +243,11 @@ func (s *Server) listSessions(a args) (any, error) {
 	if state != "" && state != "all" && !slices.Contains(hydrate.TeamStates, state) {
 		return nil, invalidParams("state must be one of %s or all", strings.Join(hydrate.TeamStates, ", "))
 	}
-	env, err := s.openEnv("", "")
+	env, err := s.Open("", "")
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	res, err := env.Sessions(0)
 	if err != nil {
 		return nil, err
@@ -289,6 +273,7 @@ func (s *Server) resume(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	res, err := env.Resume(from)
 	if err != nil {
 		return nil, err
@@ -317,6 +302,7 @@ func (s *Server) taskStatusSet(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer env.Close()
 	res, err := env.Mark(int(n), st)
 	if err != nil {
 		return nil, err
