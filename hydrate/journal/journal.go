@@ -312,18 +312,16 @@ func Append(path string, evs ...Event) error {
 		}
 		out = append(out, line...)
 	}
-	f, err := atomicfile.Open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	// Read and write: the last byte says whether the journal ends in a torn line.
+	f, err := atomicfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	if exists {
 		if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 			last := make([]byte, 1)
-			if r, err := atomicfile.Open(path, os.O_RDONLY, 0); err == nil {
-				if _, err := r.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-					out = append([]byte{'\n'}, out...)
-				}
-				r.Close()
+			if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+				out = append([]byte{'\n'}, out...)
 			}
 		}
 	}
