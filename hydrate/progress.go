@@ -95,10 +95,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err
 	}
-	st, err := e.statePosition(proj)
-	if err != nil {
-		return nil, err
-	}
+	st := e.statePosition(proj, proj.Position.State) // as the position read it: not read again
 	r.StateFile = st
 	if st != nil && st.Exists && !st.Agrees {
 		for _, d := range st.Differences {

@@ -161,29 +161,27 @@ func (e *Env) readState() ([]byte, error) {
 // statePath is STATE.md beside the roadmap (a workstream has its own).
 func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 
-// statePosition derives the position and compares STATE.md with it.
-func (e *Env) statePosition(proj *roadmap.Project) (*StatePosition, error) {
+// statePosition derives the position and compares STATE.md's text src (nil when there is no
+// STATE.md) with it.
+func (e *Env) statePosition(proj *roadmap.Project, src []byte) *StatePosition {
 	sp := &StatePosition{Path: e.statePath(), Position: DerivePosition(proj), Differences: []Difference{}}
-	src, err := e.readState()
-	if errors.Is(err, fs.ErrNotExist) {
-		return sp, nil
-	}
-	if err != nil {
-		return nil, err
+	if src == nil {
+		return sp
 	}
 	sp.Exists = true
 	sp.Differences = compareState(src, sp.Position, true)
 	sp.Agrees = len(sp.Differences) == 0
-	return sp, nil
+	return sp
 }
 
 // StateReport derives the position and says whether STATE.md agrees with it. It writes nothing.
+// STATE.md is compared as the position read it for its decision, not read again.
 func (e *Env) StateReport() (*StatePosition, error) {
 	proj, err := roadmap.Load(e.FS, e.PlanningDir)
 	if err != nil {
 		return nil, err
 	}
-	return e.statePosition(proj)
+	return e.statePosition(proj, proj.Position.State), nil
 }
 
 // WriteState rewrites STATE.md's Current Position block (Phase, Plan, Status and Progress
@@ -202,14 +200,17 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 	var sp *StatePosition
 	changed := false
 	err := e.withStateLock(func() error {
-		var err error
-		if sp, err = e.statePosition(proj); err != nil {
+		// Read again under the lock: the position read STATE.md before another writer could
+		// have changed it.
+		src, err := e.readState()
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			src = nil
+		case err != nil:
 			return err
 		}
-		src, out, err := e.stateOutput(sp)
-		if err != nil {
-			return err
-		}
+		sp = e.statePosition(proj, src)
+		out := e.stateOutput(sp, src)
 		if sp.Exists && bytes.Equal(src, out) {
 			return nil
 		}
@@ -228,15 +229,12 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 	return sp, changed, err
 }
 
-// stateOutput is STATE.md as it is (nil when missing) and as a write would leave it.
-func (e *Env) stateOutput(sp *StatePosition) (src, out []byte, err error) {
-	if !sp.Exists {
-		return nil, statemd.New(sp.Position.values(true), e.now()), nil
+// stateOutput is STATE.md as a write would leave it, from its text src (nil when missing).
+func (e *Env) stateOutput(sp *StatePosition, src []byte) []byte {
+	if src == nil {
+		return statemd.New(sp.Position.values(true), e.now())
 	}
-	if src, err = e.readState(); err != nil {
-		return nil, nil, err
-	}
-	return src, rewriteState(src, sp.Position), nil
+	return rewriteState(src, sp.Position)
 }
 
 // StateDiff is what WriteState would do, as a unified diff of STATE.md (nil when it already
@@ -246,15 +244,9 @@ func (e *Env) StateDiff() (*StatePosition, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sp, err := e.statePosition(proj)
-	if err != nil {
-		return nil, nil, err
-	}
-	src, out, err := e.stateOutput(sp)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sp, diff.Diff(sp.Path, src, sp.Path, out), nil
+	src := proj.Position.State
+	sp := e.statePosition(proj, src)
+	return sp, diff.Diff(sp.Path, src, sp.Path, e.stateOutput(sp, src)), nil
 }
 
 // StateLockStale is the age after which a STATE.md.lock is taken to be left behind by a crashed
