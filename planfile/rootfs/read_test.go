@@ -129,8 +129,9 @@ func TestReadAllGrown(t *testing.T) {
 
 func TestReadDirNames(t *testing.T) {
 	root := t.TempDir()
-	for i := range 1000 {
-		// Names of every length, so that records straddle getdents64's buffers.
+	for i := range 3000 {
+		// Names of every length, so that records straddle getdents64's buffers: some 170 KB of
+		// records, the first 8 KiB buffer and then several of the large one.
 		name := fmt.Sprintf("%04d-%s", i, strings.Repeat("n", i%60))
 		if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
 			t.Fatal(err)
