@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
@@ -673,15 +672,18 @@ func tableColumns(header []string) (phaseCol, statusCol, plansCol int) {
 // "4/4 (13-05 deferred)". total is -1 when it is not a number.
 func plansCell(cell string) (done, total int, ok bool) {
 	c := trimCell(cell)
-	a, b, found := strings.Cut(c, "/")
-	if !found {
+	slash := strings.IndexByte(c, '/')
+	if slash < 0 {
 		return 0, 0, false
 	}
-	d, err := strconv.Atoi(strings.TrimSpace(a))
-	if err != nil || d < 0 {
-		return 0, 0, false
+	a, b := trimSpace(c[:slash]), trimSpace(c[slash+1:])
+	d, ok := digits(a)
+	if !ok {
+		var err error
+		if d, err = strconv.Atoi(a); err != nil || d < 0 { // "+2", and the like
+			return 0, 0, false
+		}
 	}
-	b = strings.TrimSpace(b)
 	k := 0
 	for k < len(b) && isDigit(b[k]) {
 		k++
@@ -689,8 +691,23 @@ func plansCell(cell string) (done, total int, ok bool) {
 	if k == 0 || k > maxSegmentDigits {
 		return d, -1, true
 	}
-	t, _ := strconv.Atoi(b[:k])
+	t, _ := digits(b[:k])
 	return d, t, true
+}
+
+// digits is the value of s when s is 1 to maxSegmentDigits decimal digits.
+func digits(s string) (int, bool) {
+	if s == "" || len(s) > maxSegmentDigits {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
 }
 
 // phaseCell parses a progress table's phase cell: "1. Foundation",
@@ -714,11 +731,20 @@ func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
 	if !ok {
 		return PhaseNum{}, "", false
 	}
-	if r, _ := utf8.DecodeRuneInString(rest); rest != "" && !strings.ContainsRune(" \t.:-—–", r) {
+	if rest != "" && !separatesName(rest) {
 		return PhaseNum{}, "", false
 	}
 	if len(rest) > 1 && rest[0] == '-' && isDigit(rest[1]) {
 		return PhaseNum{}, "", false // a date such as 2026-01-05, not "1 - Name"
 	}
 	return n, rest, true
+}
+
+// separatesName reports whether rest, what follows a phase number, starts with one of " \t.:-—–".
+func separatesName(rest string) bool {
+	switch rest[0] {
+	case ' ', '\t', '.', ':', '-':
+		return true
+	}
+	return strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–")
 }

@@ -69,13 +69,16 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 		if j == i {
 			return PhaseNum{}, s, false
 		}
-		digits := strings.TrimLeft(s[i:j], "0")
-		if len(digits) > maxSegmentDigits {
+		k := i
+		for k < j && s[k] == '0' {
+			k++
+		}
+		if j-k > maxSegmentDigits {
 			return PhaseNum{}, s, false
 		}
 		v := 0
-		if digits != "" {
-			v, _ = strconv.Atoi(digits) // cannot fail: at most 9 ASCII digits
+		for ; k < j; k++ {
+			v = v*10 + int(s[k]-'0')
 		}
 		if nseg == maxSegments {
 			return PhaseNum{}, s, false

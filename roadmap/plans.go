@@ -2,7 +2,6 @@ package roadmap
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -44,9 +43,14 @@ type planKey struct {
 	fix   string   // "", or the FIX marks in order ("FIX", "FIX2", "FIX-FIX")
 }
 
-func (k planKey) String() string {
-	return fmt.Sprintf("%s/%d%s/%s", k.phase, k.num, k.sub, k.fix)
+// pairKey is a planKey as a map key: "03" and "3" are one phase.
+type pairKey struct {
+	phase    phaseKey
+	num      int
+	sub, fix string
 }
+
+func (k planKey) pair() pairKey { return pairKey{k.phase.key(), k.num, k.sub, k.fix} }
 
 // compare orders plans: by phase, numbered plans by number (and letter)
 // before the phase-level plan (which in real projects is an overview or a
@@ -247,7 +251,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		plan Plan
 	}
 	var plans []item
-	summaries := map[string]string{}
+	summaries := map[pairKey]string{}
 
 	scan := func(d string) (hasNested bool, err error) {
 		names, err := listDir(fsys, d)
@@ -276,8 +280,8 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 			p := d + "/" + name
 			if kind == kindSummary {
 				// Two spellings of one SUMMARY: the first by name, whatever the listing's order.
-				if other, dup := summaries[key.String()]; !dup || p < other {
-					summaries[key.String()] = p
+				if other, dup := summaries[key.pair()]; !dup || p < other {
+					summaries[key.pair()] = p
 				}
 				continue
 			}
@@ -303,11 +307,12 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		return strings.Compare(a.plan.Path, b.plan.Path)
 	})
 	out := make([]Plan, len(plans))
-	phaseLevel := planKey{phase: dirPhase, num: -1}.String()
+	phaseLevel := planKey{phase: dirPhase, num: -1}.pair()
 	phaseSummary := summaries[phaseLevel]
 	for i, it := range plans {
-		it.plan.Summary = summaries[it.key.String()]
-		if it.key.String() == phaseLevel {
+		k := it.key.pair()
+		it.plan.Summary = summaries[k]
+		if k == phaseLevel {
 			phaseSummary = ""
 		}
 		out[i] = it.plan
