@@ -47,12 +47,15 @@ func visibleLines(src string) []mdLine {
 			continue
 		}
 
-		var text string
-		text, inComment = stripComments(line, inComment)
-		if text != line && strings.TrimSpace(text) == "" {
-			// A line that was all comment is no content, not a blank line:
-			// a table or list goes on after it.
-			continue
+		// Comments and <details> tags need a '<': most lines have none, and skip both.
+		text, lt := line, strings.IndexByte(line, '<') >= 0
+		if lt || inComment {
+			text, inComment = stripComments(line, inComment)
+			if text != line && strings.TrimSpace(text) == "" {
+				// A line that was all comment is no content, not a blank line:
+				// a table or list goes on after it.
+				continue
+			}
 		}
 
 		if c, n, ok := opensFence(text); ok {
@@ -60,7 +63,10 @@ func visibleLines(src string) []mdLine {
 			continue
 		}
 
-		opens, closes := countDetails(text)
+		opens, closes := 0, 0
+		if lt {
+			opens, closes = countDetails(text)
+		}
 		depth += opens
 		out = append(out, mdLine{num: num, text: text, collapsed: depth > 0})
 		depth -= closes

@@ -530,7 +530,15 @@ func splitRowInto(cells []string, line string) []string {
 }
 
 // trimSpace is strings.TrimSpace, quicker for a table cell's usual padding of spaces and tabs.
+// The commonest cell, " text " around printable ASCII, takes a test small enough to inline.
 func trimSpace(s string) string {
+	if n := len(s); n > 2 && s[0] == ' ' && s[n-1] == ' ' && s[1]-'!' < 0x5f && s[n-2]-'!' < 0x5f { // '!' to DEL
+		return s[1 : n-1]
+	}
+	return trimSpaceSlow(s)
+}
+
+func trimSpaceSlow(s string) string {
 	i, j := 0, len(s)
 	for i < j && (s[i] == ' ' || s[i] == '\t') {
 		i++
