@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # bench.sh GSD [spec|hydrate|upstream|hooks]...: whole-process timings of the static gsd binary,
-# each comparison measured by one hyperfine invocation so that its ratio comes from one run:
+# each comparison measured by one hyperfine invocation so that its ratio comes from one run; the
+# targets of hydrate and hooks are then judged on paired runs (testdata/bench/paired: the two
+# commands alternate, and the ratio is the median of the per-pair ratios), since on a machine whose
+# speed drifts two separate series of runs can be 10-20% apart for the same binary:
 #   spec      `gsd hydrate` next to the specification's shell pipeline (testdata/bench/spec-hydrate.sh)
 #   hydrate   `gsd hydrate --porcelain` (a valid session) on 10 and on 1,000 finished phases, and
 #             a static Go hello-world's process start as the floor
@@ -49,6 +52,14 @@ trap 'rm -rf "$work"' EXIT
 cp "$gsd" "$work/gsd" && gsd=$work/gsd
 summary=$work/summary.txt
 : > "$summary"
+if want hydrate || want hooks; then
+  (cd "$root" && go build -o "$work/paired" ./testdata/bench/paired) || die "cannot build testdata/bench/paired"
+fi
+
+# pair NAME-A CMD-A NAME-B CMD-B TARGET [STDIN]: one summary line from paired runs, A over B.
+pair() {
+  "$work/paired" -n "${BENCH_PAIRS:-300}" -a "$1=$2" -b "$3=$4" -target "$5" ${6:+-stdin "$6"} >> "$summary"
+}
 
 # ratio EXPORT NAME-A NAME-B TARGET: one summary line, A's time over B's from one hyperfine export.
 ratio() {
@@ -105,9 +116,9 @@ if want hydrate; then
     -n 'go hello-world' "$work/hello/hello" \
     -n 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" \
     -n 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain"
-  ratio "$work/hydrate.json" 'hydrate 1000' 'hydrate 10' '<= 1.3x'
-  ratio "$work/hydrate.json" 'hydrate 10' 'go hello-world' '<= 1.7x'
   ratio "$work/hydrate.json" 'hydrate 1000' 'go hello-world' 'informational'
+  pair 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain" 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" '<= 1.3x (paired)'
+  pair 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" 'go hello-world' "$work/hello/hello" '<= 1.7x (paired)'
 fi
 
 if want hooks; then
@@ -127,8 +138,8 @@ if want hooks; then
     -n 'hook session-start' "$gsd hook session-start < $work/ss.json" \
     -n 'hook pre-compact' "$gsd hook pre-compact < $work/pc.json" \
     -n 'hook session-end' "$gsd hook session-end < $work/se.json")
-  for h in session-start pre-compact session-end; do
-    ratio "$work/hooks.json" "hook $h" 'gsd --version' '<= 1.3x'
+  for h in session-start:ss pre-compact:pc session-end:se; do
+    (cd "$p" && pair "hook ${h%%:*}" "$gsd hook ${h%%:*}" 'gsd --version' "$gsd --version" '<= 1.3x (paired)' "$work/${h##*:}.json")
   done
 fi
 
@@ -169,6 +180,7 @@ console.log(`bench: gsd progress sees ${d.phases.length} phases, ${d.progress.pl
 fi
 
 echo
-echo "summary: A/B ratio of mean wall time, then of median, of min, of mean user+system CPU"
-echo "(hyperfine, -N but for the hooks, one invocation per comparison; on a busy machine trust median and min):"
+echo "summary: hyperfine lines: A/B ratio of mean wall time, then of median, of min, of mean user+system CPU"
+echo "(-N but for the hooks, one invocation per comparison); paired lines: the median of the per-pair ratios"
+echo "of alternating runs, then the ratio of medians and of minimums; the targets are judged on the paired lines:"
 cat "$summary"
