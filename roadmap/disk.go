@@ -182,18 +182,12 @@ func startsWithNumber(name string, n PhaseNum) bool {
 	for i < len(name) && !isDigit(name[i]) {
 		i++
 	}
-	for i < len(name)-1 && name[i] == '0' && isDigit(name[i+1]) {
-		i++
-	}
 	j := i
 	for j < len(name) && isDigit(name[j]) {
 		j++
 	}
-	v := 0
-	for k := i; k < j && k-i <= maxSegmentDigits; k++ {
-		v = v*10 + int(name[k]-'0')
-	}
-	return j > i && j-i <= maxSegmentDigits && v == int(n.seg[0])
+	v, ok := digits(trimZeros(name[i:j]))
+	return ok && v == int(n.seg[0])
 }
 
 // sortPhases orders phase directories by number, then by name ("03-a" before "3-b"). The

@@ -157,3 +157,18 @@ func FuzzTrims(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStartsWithNumber holds the listing's quick test to the parser it stands in front of: a
+// directory name that parses as phase n's must pass startsWithNumber for n, or the lookup would
+// miss it.
+func FuzzStartsWithNumber(f *testing.F) {
+	for _, s := range []string{"03-core", "3-core", "0-zero", "000-x", "E73-x", "CK-01-setup", "16C-x", "4.1-x", "0123456789-x", "1000000000-x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n, _, ok := phaseDirName(name)
+		if ok && !startsWithNumber(name, n) {
+			t.Fatalf("%q parses as phase %s, but startsWithNumber says no", name, n)
+		}
+	})
+}

@@ -530,7 +530,7 @@ func splitRowInto(cells []string, line string) []string {
 }
 
 // trimSpace is strings.TrimSpace, quicker for a table cell's usual padding of spaces and tabs.
-// The commonest cell, " text " around printable ASCII, takes a test small enough to inline.
+// The commonest cell, " text " around printable ASCII, is answered by its first test.
 func trimSpace(s string) string {
 	if n := len(s); n > 2 && s[0] == ' ' && s[n-1] == ' ' && s[1]-'!' < 0x5f && s[n-2]-'!' < 0x5f { // '!' to DEL
 		return s[1 : n-1]
@@ -701,21 +701,6 @@ func plansCell(cell string) (done, total int, ok bool) {
 	}
 	t, _ := digits(b[:k])
 	return d, t, true
-}
-
-// digits is the value of s when s is 1 to maxSegmentDigits decimal digits.
-func digits(s string) (int, bool) {
-	if s == "" || len(s) > maxSegmentDigits {
-		return 0, false
-	}
-	v := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		v = v*10 + int(s[i]-'0')
-	}
-	return v, true
 }
 
 // phaseCell parses a progress table's phase cell: "1. Foundation",

@@ -69,16 +69,9 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 		if j == i {
 			return PhaseNum{}, s, false
 		}
-		k := i
-		for k < j && s[k] == '0' {
-			k++
-		}
-		if j-k > maxSegmentDigits {
+		v, ok := digits(trimZeros(s[i:j]))
+		if !ok {
 			return PhaseNum{}, s, false
-		}
-		v := 0
-		for ; k < j; k++ {
-			v = v*10 + int(s[k]-'0')
 		}
 		if nseg == maxSegments {
 			return PhaseNum{}, s, false
@@ -219,4 +212,29 @@ func upper(c byte) byte {
 		return c - 'a' + 'A'
 	}
 	return c
+}
+
+// trimZeros trims the leading zeros of a run of digits, keeping the last digit: "007" is "7",
+// "000" is "0".
+func trimZeros(s string) string {
+	i := 0
+	for i < len(s)-1 && s[i] == '0' {
+		i++
+	}
+	return s[i:]
+}
+
+// digits is the value of s when s is 1 to maxSegmentDigits decimal digits.
+func digits(s string) (int, bool) {
+	if s == "" || len(s) > maxSegmentDigits {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v, true
 }
