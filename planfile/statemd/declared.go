@@ -49,7 +49,7 @@ func (d *Doc) Declared() Declared {
 	}
 	if i, ok := d.field["Status"]; ok && agrees {
 		_, _, v, _ := fieldAt(d.lines[i].text)
-		dec.Complete = dec.Complete || statusSaysComplete(v)
+		dec.Complete = dec.Complete || statusComplete(v)
 		if dec.Paused == "" {
 			dec.Paused = paused(v)
 		}
@@ -82,8 +82,6 @@ func phaseSaysComplete(rest string) bool {
 	i := indexComplete(rest)
 	return i >= 0 && !hasPlanWord(rest[:i])
 }
-
-func statusSaysComplete(v string) bool { return statusComplete(v) }
 
 // paused returns a value's wording from "paused" on, without trailing punctuation.
 func paused(v string) string {

@@ -30,6 +30,21 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Phase: "3", PhaseLine: 5, PhaseOf: 5, Percent: -1},
 		},
 		{
+			name: "an em dash after the section's title",
+			in:   "## Current Position — Phase 3\n\nPhase: 3 of 5 (C)\n",
+			want: Declared{Phase: "3", PhaseLine: 3, PhaseOf: 5, Percent: -1},
+		},
+		{
+			name: "an en dash after the section's title",
+			in:   "## Current Position – paused\n\nPhase: 3 of 5 (C)\n",
+			want: Declared{Phase: "3", PhaseLine: 3, PhaseOf: 5, Percent: -1},
+		},
+		{
+			name: "not the section: a longer word",
+			in:   "## Current Positions\n\nPhase: 3 of 5 (C)\n\n## Current Position\n\nPhase: 4 of 5 (D)\n",
+			want: Declared{Phase: "4", PhaseLine: 7, PhaseOf: 5, Percent: -1},
+		},
+		{
 			name: "COMPLETE after the name",
 			in:   "## Current Position\n\nPhase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete — README ready\n",
 			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, Percent: -1},

@@ -213,7 +213,8 @@ func isPositionTitle(title string) bool {
 		return false
 	}
 	rest := strings.TrimSpace(title[len(name):])
-	return rest == "" || strings.ContainsAny(rest[:1], ":—–-(")
+	return rest == "" || strings.IndexByte(":-(", rest[0]) >= 0 ||
+		strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") // dashes of three bytes
 }
 
 // fieldName maps the label name of a Current Position field to the field (a switch, not a map:
