@@ -3,64 +3,37 @@
 package atomicfile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"golang.org/x/sys/unix"
 )
 
 // readRegular is ReadFile with raw system calls: open (non-blocking, so a FIFO cannot hold it
-// up), fstat, reads into a buffer of the file's size, close. Going through os.File would add an
-// fcntl and the runtime poller's registration to every file of every agent turn.
+// up), then rootfs.ReadFD, the reader of every file gsd reads on Unix: one fstat, reads into a
+// buffer of the file's size, close. Going through os.File would add an fcntl and the runtime
+// poller's registration to every file of every agent turn.
 func readRegular(name string, limit int64) ([]byte, error) {
 	fd, err := openRetry(name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	defer func() {
-		if fd >= 0 {
-			_ = unix.Close(fd)
-		}
-	}()
-	var st unix.Stat_t
-	if err := fstatRetry(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		// Rare: package os names the file's type, from the same descriptor.
-		f := os.NewFile(uintptr(fd), name)
-		fd = -1 // f closes it
-		fi, err := f.Stat()
-		_ = f.Close()
-		if err != nil {
-			return nil, err
-		}
-		return nil, notRegular(name, fi.Mode())
-	}
-	if st.Size > limit {
+	defer unix.Close(fd)
+	b, err := rootfs.ReadFD(fd, name, limit)
+	var nr *rootfs.NotRegularError
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, rootfs.ErrTooLarge):
 		return nil, tooLarge(name, limit)
+	case errors.Is(err, rootfs.ErrIsDir):
+		return nil, notRegular(name, fs.ModeDir)
+	case errors.As(err, &nr):
+		return nil, notRegular(name, nr.Type)
 	}
-	// A byte more than the size, to see the end (or that the file grew).
-	b := make([]byte, 0, st.Size+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := unix.Read(fd, b[len(b):cap(b)])
-		if err == unix.EINTR || err == unix.EAGAIN {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-		if n == 0 {
-			return b, nil
-		}
-		b = b[:len(b)+n]
-		if int64(len(b)) > limit {
-			return nil, tooLarge(name, limit)
-		}
-	}
+	return nil, err
 }
 
 // openRetry is open(2), close-on-exec, retried when a signal interrupts it.
@@ -82,12 +55,4 @@ func Open(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	return os.NewFile(uintptr(fd), name), nil
-}
-
-func fstatRetry(fd int, st *unix.Stat_t) error {
-	for {
-		if err := unix.Fstat(fd, st); err != unix.EINTR {
-			return err
-		}
-	}
 }

@@ -113,15 +113,6 @@ func (b *beneath) stat(name string, nofollow uint64) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// fstat is unix.Fstat, retried when a signal interrupts it.
-func fstat(fd int, st *unix.Stat_t) error {
-	for {
-		if err := unix.Fstat(fd, st); err != unix.EINTR {
-			return err
-		}
-	}
-}
-
 // pathErr names an escape as os.Root does; other errors stay (ENOENT is fs.ErrNotExist).
 func pathErr(err error) error {
 	if errors.Is(err, unix.EXDEV) {

@@ -1,7 +1,6 @@
 package rootfs
 
 import (
-	"io"
 	"io/fs"
 
 	"golang.org/x/sys/unix"
@@ -22,14 +21,7 @@ func (b *beneath) readFile(name string, limit int64) ([]byte, error) {
 		return nil, b.openFileErr(name, err)
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := fstat(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
-	}
-	if err := checkRegular(name, fileMode(st.Mode), st.Size, limit); err != nil {
-		return nil, err
-	}
-	return readAll(name, fdReader{fd: fd, name: name}, st.Size, limit)
+	return ReadFD(fd, name, limit)
 }
 
 // openFileErr is readFile's error for a name openat2 could not open. A socket (ENXIO) or a
@@ -41,25 +33,4 @@ func (b *beneath) openFileErr(name string, err error) error {
 		}
 	}
 	return &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
-}
-
-// fdReader reads a descriptor, its errors worded as os.File's.
-type fdReader struct {
-	fd   int
-	name string
-}
-
-func (r fdReader) Read(p []byte) (int, error) {
-	for {
-		n, err := unix.Read(r.fd, p)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return 0, readErr(r.name, err)
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
 }
