@@ -82,6 +82,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		return nil, err
 	}
 	r := &ProgressReport{Project: proj}
+	e.pos = proj.Position // Load decided it as Locate does: every session's staleness check asks it
 	if r.PlanFiles, r.PlansDone, err = proj.CountPlanFiles(e.FS); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package hydrate
 
 import (
 	"fmt"
+	"github.com/gsd-tools/gsd/roadmap"
+	"io/fs"
 	"strings"
 	"testing"
 )
@@ -50,6 +52,46 @@ func TestGeneratedProject(t *testing.T) {
 	res, err := e.Hydrate(Options{})
 	if err != nil || res.State != StateResume || len(res.StateDrift) != 0 {
 		t.Errorf("hydrate = %+v, %v", res, err)
+	}
+}
+
+// openCounter counts the opens of each path through an fs.FS.
+type openCounter struct {
+	fs.FS
+	opens map[string]int
+}
+
+func (c *openCounter) Open(name string) (fs.File, error) {
+	c.opens[name]++
+	return c.FS.Open(name)
+}
+
+// Progress decides the position once: every user's staleness check asks the position Load
+// made, and does not read ROADMAP.md and STATE.md again.
+func TestProgressLocatesOnce(t *testing.T) {
+	e := generated(t, 5, 2)
+	for _, u := range []string{"bob", "cy"} {
+		other := *e
+		other.User.User = u
+		if _, err := other.Start(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What one decision opens (through this wrapper a read is a Stat and an Open).
+	once := &openCounter{FS: e.FS, opens: map[string]int{}}
+	if _, err := roadmap.Locate(once, e.PlanningDir); err != nil {
+		t.Fatal(err)
+	}
+	c := &openCounter{FS: e.FS, opens: map[string]int{}}
+	e.FS = c
+	r, err := e.Progress()
+	if err != nil || len(r.Sessions) != 3 {
+		t.Fatalf("progress: %d sessions, %v", len(r.Sessions), err)
+	}
+	for _, f := range []string{".planning/ROADMAP.md", ".planning/STATE.md"} {
+		if c.opens[f] != once.opens[f] || c.opens[f] == 0 {
+			t.Errorf("%s opened %d times, one decision opens it %d times", f, c.opens[f], once.opens[f])
+		}
 	}
 }
 

@@ -129,10 +129,11 @@ type Phase struct {
 	Plans []Plan // filled only when the directory was scanned, in plan order
 }
 
-// PhaseDirs lists <planningDir>/phases with a single ReadDir and returns the
-// directories named like phases ("03-core-encryption", "3.1-downloader",
-// "CK-01-setup"), in numeric order. Plans are not scanned. A missing phases
-// directory gives no phases and no error.
+// PhaseDirs lists <planningDir>/phases once and returns the entries named like
+// phase directories ("03-core-encryption", "3.1-downloader", "CK-01-setup"), in
+// numeric order. Plans are not scanned. The listing gives names alone: an entry
+// that is a file ("02-notes.md") is among them, and ScanPlans gives it no plans.
+// A missing phases directory gives no phases and no error.
 func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 	return phaseDirsIn(fsys, path.Join(planningDir, "phases"))
 }

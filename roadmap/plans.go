@@ -235,9 +235,13 @@ func PlanID(name string) (string, bool) {
 
 // ScanPlans lists one phase directory, and its plans/ subdirectory when there
 // is one, and returns the plans in plan order, each paired with its SUMMARY by
-// plan id. No file is opened.
+// plan id. No file is opened. An entry of phases/ that is a file named like a
+// phase (see PhaseDirs) has no plans.
 func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
 	plans, _, err := scanPlans(fsys, dir)
+	if errors.Is(err, errNotDir) {
+		return nil, nil
+	}
 	return plans, err
 }
 

@@ -249,6 +249,22 @@ func TestScanPlansMissingDir(t *testing.T) {
 	}
 }
 
+// A file in phases/ named like a phase ("02-notes.md") is listed by PhaseDirs, which sees names
+// alone, and has no plans.
+func TestScanPlansOfAFile(t *testing.T) {
+	fsys := files(".planning/phases/01-a/01-01-PLAN.md", ".planning/phases/02-notes.md")
+	phases, err := PhaseDirs(fsys, ".planning")
+	if err != nil || len(phases) != 2 {
+		t.Fatalf("PhaseDirs = %v, %v; want the directory and the file", phases, err)
+	}
+	for i, want := range []int{1, 0} {
+		plans, err := ScanPlans(fsys, phases[i].Dir)
+		if err != nil || len(plans) != want {
+			t.Errorf("ScanPlans(%s) = %v, %v; want %d plans", phases[i].Dir, plans, err, want)
+		}
+	}
+}
+
 func TestPhaseOf(t *testing.T) {
 	tests := []struct {
 		path string
