@@ -2,10 +2,11 @@ package hydrate
 
 import (
 	"fmt"
-	"github.com/gsd-tools/gsd/roadmap"
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 // generated is a project of phases x plans: every phase but the last complete, the last in
