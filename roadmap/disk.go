@@ -87,21 +87,14 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 	source := "" // the file that named the workstream, for errors
 	ws := strings.TrimSpace(workstream)
 	if ws == "" {
-		name := path.Join(root, "active-workstream")
-		b, err := readText(fsys, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return root, nil
-		}
-		if err != nil {
+		var err error
+		if ws, err = activeWorkstream(fsys); err != nil {
 			return "", err
 		}
-		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		first, _, _ := strings.Cut(string(b), "\n")
-		ws = strings.TrimSpace(first)
 		if ws == "" {
 			return root, nil
 		}
-		source = name
+		source = activeWorkstreamFile
 	}
 	dir := path.Join(root, "workstreams", ws)
 	var err error
@@ -118,6 +111,23 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 		err = fmt.Errorf("%s: %w", source, err)
 	}
 	return "", err
+}
+
+// activeWorkstreamFile names the workstream in force when GSD_WORKSTREAM does not.
+const activeWorkstreamFile = ".planning/active-workstream"
+
+// activeWorkstream is the workstream activeWorkstreamFile names: its first line, trimmed (and
+// without a BOM); "" when the file is missing or its first line blank.
+func activeWorkstream(fsys fs.FS) (string, error) {
+	b, err := readText(fsys, activeWorkstreamFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
+	return strings.TrimSpace(first), nil
 }
 
 // Phase is one phase of the project: its number, its name, its directory and,

@@ -112,8 +112,8 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
 	if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
 		file, line := "", 0 // named by GSD_WORKSTREAM
-		if b, err := readText(idx.fsys, ".planning/active-workstream"); err == nil && firstLineIs(b, ws) {
-			file, line = ".planning/active-workstream", 1
+		if named, err := activeWorkstream(idx.fsys); err == nil && named == ws {
+			file, line = activeWorkstreamFile, 1
 		}
 		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
 	}
@@ -530,11 +530,4 @@ func (p *Position) PhaseOf() int {
 		}
 	}
 	return n
-}
-
-// firstLineIs reports whether b's first line, trimmed (and without a BOM), is want: the file
-// names the workstream in force, not one GSD_WORKSTREAM overrode.
-func firstLineIs(b []byte, want string) bool {
-	first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
-	return strings.TrimSpace(first) == want
 }

@@ -303,6 +303,22 @@ func TestLocateWorkstream(t *testing.T) {
 	if cur.Roadmap.Path != ".planning/workstreams/viz/ROADMAP.md" {
 		t.Errorf("Roadmap.Path = %q", cur.Roadmap.Path)
 	}
+	// The scope's evidence cites the file when it names the workstream in force, not when
+	// GSD_WORKSTREAM named another.
+	for _, tt := range []struct{ named, want string }{{"viz\n", ".planning/active-workstream:1"}, {"main\n", ""}} {
+		fsys[".planning/active-workstream"].Data = []byte(tt.named)
+		pos, err := Locate(fsys, dir)
+		if err != nil || len(pos.Evidence) == 0 || pos.Evidence[0].Decision != "scope" {
+			t.Fatalf("Locate: %v, %+v", err, pos)
+		}
+		got := pos.Evidence[0].File
+		if got != "" {
+			got += fmt.Sprintf(":%d", pos.Evidence[0].Line)
+		}
+		if got != tt.want {
+			t.Errorf("file naming %q: scope cited %q, want %q", tt.named, got, tt.want)
+		}
+	}
 }
 
 // countingFS records every path opened through it; fs.ReadDir, fs.ReadFile
