@@ -8,17 +8,19 @@
 // numbers compare segment by segment as numbers, statuses are normalised from
 // every spelling seen in real roadmaps, and plans pair with summaries by plan id.
 //
-// There are two ways in. [Load] builds the whole [Project] for reports (gsd
-// progress, gsd state): every phase the roadmap names or the disk holds, plans
-// paired with summaries, overall progress, and every [Problem] a team lead
-// would want to hear about (drift between the roadmap and the disk, duplicate
-// phase numbers, unreadable table rows). [FindCurrent] and [InProgressPhases]
-// are the per-turn fast path: the directories of phases the roadmap marks
-// complete are never listed, so finding the current position stays cheap on
-// every agent turn however many phases are finished.
+// There are two ways in, and one decision behind both. [Locate] is the per-turn
+// path: it reads ROADMAP.md and STATE.md, lists the phases directory once and
+// only the phase directories the decision needs, so finding the [Position]
+// stays cheap however many phases are finished. [Load] makes the same decision
+// and builds the whole [Project] for reports (gsd progress, gsd state): every
+// phase the roadmap names or the disk holds, plans paired with summaries,
+// progress, and every [Problem] a team lead would want to hear about (drift
+// between the roadmap and the disk, duplicate phase numbers, unreadable table
+// rows).
 //
 // All I/O goes through an [fs.FS] rooted at the project root, and paths are
-// slash-separated and relative to that root. The package never prints, never
-// reads the environment or the clock, and reads only ROADMAP.md and directory
-// listings: plan contents are the caller's business.
+// slash-separated and relative to that root. The package never prints and
+// never reads the environment or the clock; of files it reads ROADMAP.md,
+// STATE.md and .planning/active-workstream, and otherwise directory listings:
+// plan contents are the caller's business.
 package roadmap

@@ -41,13 +41,8 @@ func FuzzParseRoadmap(f *testing.F) {
 			if e.Line < 1 || e.Line > lines {
 				t.Fatalf("entry %s: line %d outside 1..%d", e.Num, e.Line, lines)
 			}
-			if e.Status.String() == "" {
-				t.Fatalf("entry %s: unnamed status %d", e.Num, e.Status)
-			}
-		}
-		for _, n := range InProgress(r) {
-			if e, ok := r.Lookup(n); !ok || e.Status != StatusInProgress {
-				t.Fatalf("InProgress lists %s, Lookup says %+v %v", n, e, ok)
+			if e.Status > StatusComplete {
+				t.Fatalf("entry %s: status %d is none of the statuses", e.Num, e.Status)
 			}
 		}
 	})

@@ -38,33 +38,6 @@ type Entry struct {
 	Milestone int // index into Roadmap.Milestones of the milestone it belongs to; -1 for none
 }
 
-// Lookup returns the roadmap's entry for phase n, compared as numbers.
-func (r *Roadmap) Lookup(n PhaseNum) (Entry, bool) {
-	if r == nil {
-		return Entry{}, false
-	}
-	i, ok := slices.BinarySearchFunc(r.Phases, n, func(e Entry, n PhaseNum) int { return e.Num.Compare(n) })
-	if !ok {
-		return Entry{}, false
-	}
-	return r.Phases[i], true
-}
-
-// InProgress returns the phases the roadmap marks in progress, in numeric
-// order; none for a nil roadmap.
-func InProgress(r *Roadmap) []PhaseNum {
-	if r == nil {
-		return nil
-	}
-	var out []PhaseNum
-	for _, e := range r.Phases {
-		if e.Status == StatusInProgress {
-			out = append(out, e.Num)
-		}
-	}
-	return out
-}
-
 // facts is what the parts of the roadmap say about one phase beyond its Entry, kept while they
 // are merged: the Entry itself is filled in place.
 type facts struct {

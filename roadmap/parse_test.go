@@ -170,34 +170,6 @@ func TestParseRoadmapFixtures(t *testing.T) {
 	}
 }
 
-func TestInProgressAndLookup(t *testing.T) {
-	src, err := os.ReadFile("testdata/two-in-progress.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := ParseRoadmap("ROADMAP.md", src)
-	var got []string
-	for _, n := range InProgress(r) {
-		got = append(got, n.String())
-	}
-	if !slices.Equal(got, []string{"8", "9"}) {
-		t.Errorf("InProgress = %v", got)
-	}
-	if e, ok := r.Lookup(mustPhase(t, "08")); !ok || e.Status != StatusInProgress {
-		t.Errorf("Lookup(08) = %+v, %v", e, ok)
-	}
-	if _, ok := r.Lookup(mustPhase(t, "8.1")); ok {
-		t.Errorf("Lookup(8.1) found a phase that is not there")
-	}
-	if InProgress(nil) != nil {
-		t.Errorf("InProgress(nil) != nil")
-	}
-	var nilRoadmap *Roadmap
-	if _, ok := nilRoadmap.Lookup(mustPhase(t, "1")); ok {
-		t.Errorf("nil roadmap Lookup found something")
-	}
-}
-
 func TestParseRoadmapEdgeCases(t *testing.T) {
 	tests := []struct {
 		name string

@@ -294,7 +294,7 @@ func TestLocateWorkstream(t *testing.T) {
 	}
 	cur, err := Locate(fsys, dir)
 	if err != nil || cur == nil {
-		t.Fatalf("FindCurrent = %v, %v", cur, err)
+		t.Fatalf("Locate = %v, %v", cur, err)
 	}
 	want := ".planning/workstreams/viz/phases/01-viz-site/01-02-PLAN.md"
 	if cur.Active == nil || cur.Active.Path != want || cur.Phase.Name != "Viz Site" {
@@ -373,7 +373,7 @@ func TestLocateReadsOnlyWhatItNeeds(t *testing.T) {
 			c := &countingFS{fsys: bigProject(1000, status)}
 			cur, err := Locate(c, ".planning")
 			if err != nil || cur == nil {
-				t.Fatalf("FindCurrent = %v, %v", cur, err)
+				t.Fatalf("Locate = %v, %v", cur, err)
 			}
 			if cur.Active == nil || cur.Active.ID != "1000-02" {
 				t.Fatalf("active = %+v, want 1000-02", cur.Active)
