@@ -41,6 +41,16 @@ func TestPositionRules(t *testing.T) {
 			wantPhase: "6", wantRule: RuleAfterFinished, wantNeeds: true, wantCite: ".planning/ROADMAP.md:6",
 		},
 		{
+			name: "b: a deferred phase none of whose plans was done is finished, as progress counts it",
+			fsys: map[string]string{
+				".planning/ROADMAP.md":    progressHeader + "| 1. A | 1/1 | Complete | - |\n| 2. B | 0/1 | Deferred | - |\n| 3. C | 0/1 | Not started | - |\n",
+				".planning/STATE.md":      "## Current Position\n\nPhase: 2 of 3 (B)\n",
+				ph + "01-a/01-01-PLAN.md": "", ph + "01-a/01-01-SUMMARY.md": "",
+				ph + "02-b/02-01-PLAN.md": "", ph + "03-c/03-01-PLAN.md": "",
+			},
+			wantPhase: "3", wantActive: "03-01-PLAN.md", wantRule: RuleAfterFinished, wantCite: ".planning/ROADMAP.md:5",
+		},
+		{
 			name: "b: listed order, not numeric order",
 			fsys: map[string]string{
 				".planning/ROADMAP.md":    "- [x] **Phase 1: A**\n- [x] **Phase 2: B**\n- [ ] **Phase 3: C** (In Progress)\n- [ ] **Phase 5: E**\n- [ ] **Phase 4: D**\n",

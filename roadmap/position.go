@@ -394,23 +394,19 @@ func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
 	return e, nil
 }
 
-// finished reports whether phase e is closed: every plan has its SUMMARY (the disk beats any
-// claim), or, with no plan on disk, the roadmap calls it complete or deferred. why says so.
+// finished reports whether phase e is finished as progress counts it (derivedStatus): every
+// plan has its SUMMARY (the disk beats any claim); or the roadmap defers it and none of its plans
+// was done; or, with no plan on disk, the roadmap calls it complete or deferred. why says so.
 func (d *dirIndex) finished(e Entry) (bool, string, error) {
 	ph, err := d.phase(e.Num)
 	if err != nil {
 		return false, "", err
 	}
-	if len(ph.Plans) > 0 {
-		for _, pl := range ph.Plans {
-			if !pl.Done() {
-				return false, "", nil
-			}
-		}
-		return true, fmt.Sprintf("every plan of phase %s has its SUMMARY", e.Num), nil
-	}
-	switch e.Status {
+	switch derivedStatus(ph.Plans, e.Status) {
 	case StatusComplete:
+		if len(ph.Plans) > 0 {
+			return true, fmt.Sprintf("every plan of phase %s has its SUMMARY", e.Num), nil
+		}
 		return true, fmt.Sprintf("the roadmap calls phase %s complete", e.Num), nil
 	case StatusDeferred:
 		return true, fmt.Sprintf("the roadmap defers phase %s", e.Num), nil

@@ -157,7 +157,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		ph.Status = derivedStatus(ph)
+		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
 		ph.InMilestone = slices.ContainsFunc(pos.Phases, func(e Entry) bool { return e.Num.Equal(ph.Num) })
 		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) {
 			p.Current, p.Active = i, pos.Active
@@ -213,33 +213,34 @@ func (p *Project) problem(sev Severity, file string, line int, msg string) {
 	p.Problems = append(p.Problems, Problem{Severity: sev, File: file, Line: line, Message: msg})
 }
 
-// derivedStatus is the phase's status as the disk shows it. A phase with
-// plans is complete when every plan has its SUMMARY, in progress when some
-// have (or the roadmap says so), planned otherwise. Without plans the disk
-// says nothing and the roadmap's word stands: a shipped phase archived out
-// of phases/ is complete, a deferred one deferred.
-func derivedStatus(ph *PhaseInfo) Status {
-	if len(ph.Plans) == 0 {
-		switch ph.RoadmapStatus {
+// derivedStatus is a phase's status as the disk shows it, given its plans and what the roadmap
+// says. A phase with plans is complete when every plan has its SUMMARY, in progress when some
+// have (or the roadmap says so), deferred when the roadmap defers it and none has, planned
+// otherwise. Without plans the disk says nothing and the roadmap's word stands: a shipped
+// phase archived out of phases/ is complete, a deferred one deferred. The position's
+// "finished" (dirIndex.finished) and progress's counts both read it.
+func derivedStatus(plans []Plan, roadmap Status) Status {
+	if len(plans) == 0 {
+		switch roadmap {
 		case StatusUnknown, StatusInserted:
 			return StatusNotStarted
 		case StatusPlanned:
 			return StatusNotStarted
 		}
-		return ph.RoadmapStatus
+		return roadmap
 	}
 	done := 0
-	for _, pl := range ph.Plans {
+	for _, pl := range plans {
 		if pl.Done() {
 			done++
 		}
 	}
 	switch {
-	case done == len(ph.Plans):
+	case done == len(plans):
 		return StatusComplete
-	case done > 0 || ph.RoadmapStatus == StatusInProgress:
+	case done > 0 || roadmap == StatusInProgress:
 		return StatusInProgress
-	case ph.RoadmapStatus == StatusDeferred:
+	case roadmap == StatusDeferred:
 		return StatusDeferred
 	}
 	return StatusPlanned
