@@ -42,17 +42,21 @@ func (e *Env) carryable(s *Session, plan string) bool {
 }
 
 // hasSummary says whether plan has its SUMMARY (paired by plan id).
-func (e *Env) hasSummary(plan string) bool {
+func (e *Env) hasSummary(plan string) bool { return e.summaryOf(plan) != "" }
+
+// summaryOf is the SUMMARY plan is paired with (by plan id), "" when it is not done or its
+// phase directory cannot be listed.
+func (e *Env) summaryOf(plan string) string {
 	plans, err := e.phasePlans(plan)
 	if err != nil {
-		return false
+		return ""
 	}
 	for _, pl := range plans {
-		if pl.Path == plan && pl.Summary != "" {
-			return true
+		if pl.Path == plan && pl.Done() {
+			return pl.Summary
 		}
 	}
-	return false
+	return ""
 }
 
 func matchName(name string) string {

@@ -180,12 +180,8 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	// below reuses that listing when the session is in the current phase (the common case).
 	pos, posErr := e.Position()
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
-	if plans, err := e.phasePlans(planPath); err == nil {
-		for _, pl := range plans {
-			if pl.Path == planPath && pl.Summary != "" {
-				why = append(why, fmt.Sprintf("plan already completed (%s exists)", pl.Summary))
-			}
-		}
+	if summary := e.summaryOf(planPath); summary != "" {
+		why = append(why, fmt.Sprintf("plan already completed (%s exists)", summary))
 	}
 	// Phase advanced: the plan's phase is not the current phase of the position model.
 	if num, ok := roadmap.PhaseOf(planPath); ok {
