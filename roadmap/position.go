@@ -272,6 +272,7 @@ type dirIndex struct {
 	fsys        fs.FS
 	planningDir string
 	names       []string // phases/, as listed; parsed only as lookups need them
+	lookups     int      // numberedIn's, so far
 	sorted      []Phase  // phases/, every entry parsed, in numeric order; built when first needed
 	archived    []Phase  // milestones/*-phases/, listed when first needed
 	listedArch  bool
@@ -311,11 +312,16 @@ func (d *dirIndex) phases() []Phase {
 	return d.sorted
 }
 
+// scanLookups is how many lookups numberedIn answers by going through the names; after them, a
+// decision walking many phases (a roadmap whose phases have no status) parses the listing once
+// and searches it, rather than going through every name for every phase.
+const scanLookups = 8
+
 // numberedIn returns the directories of phase n in the listing, parsing only the names that
 // start with n's number: a lookup on a project with a thousand phases parses one or two.
 func (d *dirIndex) numberedIn(n PhaseNum) []Phase {
-	if d.sorted != nil {
-		return numbered(d.sorted, n)
+	if d.lookups++; d.sorted != nil || d.lookups > scanLookups {
+		return numbered(d.phases(), n)
 	}
 	var out []Phase
 	for _, name := range d.names {
@@ -464,13 +470,12 @@ func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 }
 
 func numbered(dirs []Phase, n PhaseNum) []Phase {
-	var out []Phase
-	for _, d := range dirs {
-		if d.Num.Equal(n) {
-			out = append(out, d)
-		}
+	i, _ := slices.BinarySearchFunc(dirs, n, func(d Phase, n PhaseNum) int { return d.Num.Compare(n) })
+	j := i
+	for j < len(dirs) && dirs[j].Num.Equal(n) {
+		j++
 	}
-	return out
+	return slices.Clip(dirs[i:j])
 }
 
 // CountPlanFiles counts every plan file of the project and how many have their SUMMARY: the

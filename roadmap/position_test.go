@@ -398,3 +398,19 @@ func BenchmarkLocate(b *testing.B) {
 		}
 	}
 }
+
+func TestNumbered(t *testing.T) {
+	dirs := phaseDirsOf("p", []string{"01-a", "3-b", "03-c", "03.1-d", "4-e", "4-f"})
+	for _, tt := range []struct {
+		n    string
+		want []string
+	}{{"1", []string{"p/01-a"}}, {"3", []string{"p/03-c", "p/3-b"}}, {"3.1", []string{"p/03.1-d"}}, {"4", []string{"p/4-e", "p/4-f"}}, {"2", nil}, {"5", nil}} {
+		var got []string
+		for _, d := range numbered(dirs, mustPhase(t, tt.n)) {
+			got = append(got, d.Dir)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("numbered(%s) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
