@@ -28,6 +28,7 @@ func main() {
 	b := flag.String("b", "", "NAME=COMMAND, the yardstick")
 	target := flag.String("target", "", "what the ratio should be, printed with it")
 	flag.Parse()
+	*runs += *runs % 2 // as many pairs with A first as with B first
 	ca, err := parse(*a)
 	if err == nil {
 		var cb cmd
