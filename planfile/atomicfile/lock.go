@@ -34,29 +34,8 @@ type Locked struct {
 // ctx's error.
 func Lock(ctx context.Context, path string, timeout time.Duration) (*Locked, error) {
 	fl := flock.New(path, flock.SetPermissions(0o644))
-	var (
-		ok  bool
-		err error
-	)
-	if timeout <= 0 {
-		if err = ctx.Err(); err == nil {
-			ok, err = fl.TryLock()
-		}
-	} else {
-		tctx, cancel := context.WithTimeout(ctx, timeout)
-		ok, err = fl.TryLockContext(tctx, lockRetryDelay)
-		cancel()
-		// Only our own deadline means "busy"; the caller's cancellation or deadline is reported
-		// as such below.
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			err = nil
-		}
-	}
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	case !ok:
-		return nil, fmt.Errorf("lock %s: %w (waited %v)", path, ErrLocked, max(timeout, 0))
+	if err := poll(ctx, path, timeout, fl.TryLock); err != nil {
+		return nil, err
 	}
 	return &Locked{path: path, unlock: fl.Unlock}, nil
 }
@@ -75,7 +54,9 @@ func (l *Locked) Unlock() error {
 }
 
 // poll calls try until it reports success or an error, or timeout (or ctx) runs out; a timeout
-// of zero or less tries once. It is Lock's waiting loop for locks that are not a gofrs/flock.
+// of zero or less tries once. Only the timeout running out means "busy" (ErrLocked); the
+// caller's cancellation or deadline is reported as such. It is the waiting loop of Lock and
+// LockDir.
 func poll(ctx context.Context, path string, timeout time.Duration, try func() (bool, error)) error {
 	deadline := time.Now().Add(timeout)
 	for {
