@@ -79,18 +79,10 @@ type file struct {
 func (f *file) ReadDir(n int) ([]fs.DirEntry, error) {
 	ents, err := f.File.ReadDir(n)
 	for i, e := range ents {
-		ents[i] = entry{DirEntry: e, b: f.b, name: path.Join(f.name, e.Name())}
+		ents[i] = &dirEntry{b: f.b, dir: f.name, name: e.Name(), typ: e.Type()}
 	}
 	return ents, err
 }
-
-type entry struct {
-	fs.DirEntry
-	b    *beneath
-	name string
-}
-
-func (e entry) Info() (fs.FileInfo, error) { return e.b.stat(e.name, unix.O_NOFOLLOW) }
 
 // Stat returns the file information of name, following a final symlink as os.Root's FS does.
 func (b *beneath) Stat(name string) (fs.FileInfo, error) { return b.stat(name, 0) }
