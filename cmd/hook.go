@@ -250,23 +250,14 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
 		}
-		specs := settings.Specs
-		switch o.agent {
-		case "claude":
-		case "gemini":
-			if o.local {
-				return usageError{errors.New("--local: Gemini CLI has no local settings file (use the project's or --global)")}
-			}
-			specs = settings.GeminiSpecs
-		case "codex":
-			if o.local {
-				return usageError{errors.New("--local: Codex CLI has no local hooks file (use the project's or --global)")}
-			}
-			specs = settings.CodexSpecs
-		default:
-			return usageError{fmt.Errorf("--agent %q: want claude, codex or gemini", o.agent)}
+		ag, ok := settings.AgentNamed(o.agent)
+		if !ok {
+			return usageError{fmt.Errorf("--agent %q: want %s", o.agent, agentNames())}
 		}
-		t, err := a.settingsTarget(o)
+		if o.local && ag.Local == nil {
+			return usageError{fmt.Errorf("--local: %s has no local %s (use the project's or --global)", ag.Title, ag.File)}
+		}
+		t, err := a.settingsTarget(o, ag)
 		if err != nil {
 			return err
 		}
@@ -275,14 +266,14 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = settings.InstallFileFor(t.path, o.command, specs, o.dryRun)
+			ch, err = settings.InstallFileFor(t.path, o.command, ag.Specs, o.dryRun)
 		} else {
-			ch, err = settings.UninstallFileFor(t.path, specs, o.dryRun)
+			ch, err = settings.UninstallFileFor(t.path, ag.Specs, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, t, install, o.dryRun, specs)
+		return a.printHookChange(ch, t, install, o.dryRun, ag.Specs)
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
@@ -302,27 +293,17 @@ type settingsTarget struct {
 	path, shown, scope string
 }
 
-func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
+func (a *app) settingsTarget(o hookEditOptions, ag *settings.Agent) (settingsTarget, error) {
 	if o.global {
 		home, err := os.UserHomeDir()
-		var p string
-		switch o.agent {
-		case "codex":
-			if err != nil && a.getenv("CODEX_HOME") == "" {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.CodexUserHooks(home, a.getenv("CODEX_HOME"))
-		case "gemini":
-			if err != nil {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.GeminiUserSettings(home)
-		default:
-			if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
+		var dir string // where the agent's variable moves the user's settings
+		if ag.UserEnv != "" {
+			dir = a.getenv(ag.UserEnv)
 		}
+		if err != nil && dir == "" {
+			return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+		}
+		p := ag.User(home, dir)
 		shown := p
 		if rel, err := filepath.Rel(home, p); home != "" && err == nil && filepath.IsLocal(rel) {
 			shown = "~/" + filepath.ToSlash(rel)
@@ -337,20 +318,22 @@ func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	if err != nil {
 		return settingsTarget{}, err
 	}
-	var t settingsTarget
-	switch {
-	case o.agent == "codex":
-		t = settingsTarget{settings.CodexProjectHooks(root), "", "project"}
-	case o.agent == "gemini":
-		t = settingsTarget{settings.GeminiProjectSettings(root), "", "project"}
-	case o.local:
-		t = settingsTarget{filepath.Join(root, ".claude", "settings.local.json"), "", "local"}
-	default:
-		t = settingsTarget{settings.ProjectSettings(root), "", "project"}
+	t := settingsTarget{ag.Project(root), "", "project"}
+	if o.local {
+		t = settingsTarget{ag.Local(root), "", "local"}
 	}
 	rel, _ := filepath.Rel(root, t.path)
 	t.shown = filepath.ToSlash(rel)
 	return t, nil
+}
+
+// agentNames lists the agents --agent takes: "claude, codex or gemini".
+func agentNames() string {
+	var names []string
+	for _, ag := range settings.Agents {
+		names = append(names, ag.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dryRun bool, specs []settings.Spec) error {
