@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -59,7 +58,8 @@ func (a *app) newHookSessionStartCmd() *cobra.Command {
 		Use:   "session-start",
 		Short: "Print the resume brief as SessionStart hook output (run by Claude Code)",
 		Long: `Session-start reads the hook's JSON from stdin (session_id, cwd, source, ...), hydrates
-read-only (it never bootstraps a session, takes no lock and writes nothing) and prints
+read-only (it never bootstraps a session or changes one; when you have a session, it journals
+the rehydration with the agent's session_id, or a failure, under the session's lock) and prints
 {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "<the brief>"}}.
 
 It never breaks a session: outside a GSD project it prints nothing; on empty or malformed input
@@ -68,103 +68,84 @@ or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-
 		Args:    cobra.ArbitraryArgs, // a hook must not fail on an argument a later version adds
 		// Not even when its output cannot be written: it says so in its own note.
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
-		RunE: func(c *cobra.Command, _ []string) (err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					fmt.Fprintf(a.stderr, "gsd: hook session-start: internal error: %v\n", r)
-					err = nil
-				}
-			}()
-			a.hookSessionStart()
+		RunE: func(c *cobra.Command, _ []string) error {
+			a.runLifecycleHook("session-start", a.hookSessionStart)
 			return nil
 		},
 	}
 }
 
-// hookSessionStart does the work of gsd hook session-start; every failure is a note, never an
-// error.
-func (a *app) hookSessionStart() {
-	note := func(format string, args ...any) {
-		fmt.Fprintf(a.stderr, "gsd: hook session-start: %s\n", printable(fmt.Sprintf(format, args...)))
-	}
-	in, err := a.readHookInput()
+// hookSessionStart is gsd hook session-start's own part of the run: the brief as the agent's
+// additional context (or, when the project cannot be hydrated, one line saying so), and the
+// rehydration journaled.
+func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error {
+	var context string
 	if err != nil {
-		note("%v; nothing to do", err)
-		return
-	}
-	if in.HookEventName != "" && in.HookEventName != settings.Event {
-		note("called for %s, not %s; nothing to do", in.HookEventName, settings.Event)
-		return
-	}
-	if a.dir == "" && in.Cwd != "" {
-		a.dir = in.Cwd
-	}
-	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
-	var env *hydrate.Env
-	var session bool // a session exists: the rehydration is journaled
-	context := func() string {
-		var err error
-		env, _, err = a.open()
-		if errors.Is(err, hydrate.ErrNotProject) {
-			return "" // not a GSD project: this hook has nothing to say
+		var ue usageError
+		if errors.As(err, &ue) { // a cwd that does not exist
+			return err
 		}
-		if err != nil {
-			var ue usageError
-			if errors.As(err, &ue) { // a cwd that does not exist
-				note("%s", oneLine(err.Error()))
-				return ""
+		context = hydrateFailed(err)
+	} else if res, err := env.Hydrate(hydrate.Options{Bootstrap: false}); err != nil {
+		env.HookFailed(settings.Event + ": " + oneLine(err.Error()))
+		context = hydrateFailed(err)
+	} else {
+		context = renderBrief(env.Brief(res), in.Source)
+		if res.Exists { // a session exists: the rehydration is journaled
+			if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
+				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))
 			}
-			return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
 		}
-		res, err := env.Hydrate(hydrate.Options{Bootstrap: false})
-		if err != nil {
-			env.HookFailed(settings.Event + ": " + oneLine(err.Error()))
-			return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
-		}
-		session = res.Exists
-		return renderBrief(env.Brief(res), in.Source)
-	}()
-	if session {
-		if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
-			note("the rehydration was not journaled: %s", oneLine(err.Error()))
-		}
-	}
-	if context == "" {
-		return
 	}
 	out := hook.NewSessionStartOutput(settings.Event, context)
 	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
-		note("%v", err)
+		a.hookNote("session-start", "%v", err)
+	}
+	return nil
+}
+
+// hydrateFailed is SessionStart's context when the project cannot be hydrated.
+func hydrateFailed(err error) string {
+	return "gsd could not hydrate this GSD project: " + oneLine(err.Error()) + " (run gsd check)"
+}
+
+// hookWork is a hook's own part of its run: in the project opened at the input's cwd (env), or,
+// when it could not be opened, with why (env nil; never hydrate.ErrNotProject: outside a GSD
+// project a hook is silent). The error it returns is noted on stderr and, where the project
+// opened, journaled as a hook failure.
+type hookWork func(env *hydrate.Env, openErr error, in hook.Input) error
+
+// recording is the work of a hook that only records (PreCompact, SessionEnd): do, in the
+// project.
+func recording(do func(*hydrate.Env, hook.Input) error) hookWork {
+	return func(env *hydrate.Env, err error, in hook.Input) error {
+		if err != nil {
+			return err
+		}
+		return do(env, in)
 	}
 }
 
-// runLifecycleHook is the frame of the hooks that only record (PreCompact, SessionEnd): read the
-// input, open the project at its cwd, run fn. Silent on success; every failure is a one-line
-// note on stderr (and, where there is a session directory, a hook-failure event), never an
-// error: the agent's session must not break.
-func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env, hook.Input) error) {
-	event := events[0]
+// runLifecycleHook is the frame of gsd's hooks (gsd hook sub): read the input, check that it is
+// for one of the events the agents run sub for (settings.Events), open the project at its cwd,
+// run work. Every failure is a one-line note on stderr (and, where there is a session directory,
+// a hook-failure event), never an error: the agent's session must not break.
+func (a *app) runLifecycleHook(sub string, work hookWork) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
 		}
 	}()
-	note := func(format string, args ...any) {
-		fmt.Fprintf(a.stderr, "gsd: hook "+sub+": "+format+"\n", args...)
-	}
 	in, err := a.readHookInput()
 	if err != nil {
-		note("%v; nothing to do", err)
+		a.hookNote(sub, "%v; nothing to do", err)
 		return
 	}
-	if in.HookEventName != "" && !slices.Contains(events, in.HookEventName) {
-		note("called for %s, not %s; nothing to do", in.HookEventName, strings.Join(events, " or "))
+	if in.HookEventName != "" && !settings.Serves(sub, in.HookEventName) {
+		a.hookNote(sub, "called for %s, not %s; nothing to do", in.HookEventName, strings.Join(settings.Events(sub), " or "))
 		return
-	}
-	if in.HookEventName != "" {
-		event = in.HookEventName
 	}
 	if a.dir == "" && in.Cwd != "" {
 		a.dir = in.Cwd
@@ -174,14 +155,21 @@ func (a *app) runLifecycleHook(events []string, sub string, fn func(*hydrate.Env
 	if errors.Is(err, hydrate.ErrNotProject) {
 		return
 	}
-	if err != nil {
-		note("%s", oneLine(err.Error()))
-		return
+	if err := work(env, err, in); err != nil {
+		a.hookNote(sub, "%s", oneLine(err.Error()))
+		if env != nil {
+			event := in.HookEventName
+			if event == "" {
+				event = settings.Events(sub)[0]
+			}
+			env.HookFailed(event + ": " + oneLine(err.Error()))
+		}
 	}
-	if err := fn(env, in); err != nil {
-		note("%s", oneLine(err.Error()))
-		env.HookFailed(event + ": " + oneLine(err.Error()))
-	}
+}
+
+// hookNote writes gsd hook sub's one-line note on stderr.
+func (a *app) hookNote(sub, format string, args ...any) {
+	fmt.Fprintf(a.stderr, "gsd: hook %s: %s\n", sub, printable(fmt.Sprintf(format, args...)))
 }
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
@@ -262,23 +250,14 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		if o.global && o.local {
 			return usageError{errors.New("--global and --local cannot be used together")}
 		}
-		specs := settings.Specs
-		switch o.agent {
-		case "claude":
-		case "gemini":
-			if o.local {
-				return usageError{errors.New("--local: Gemini CLI has no local settings file (use the project's or --global)")}
-			}
-			specs = settings.GeminiSpecs
-		case "codex":
-			if o.local {
-				return usageError{errors.New("--local: Codex CLI has no local hooks file (use the project's or --global)")}
-			}
-			specs = settings.CodexSpecs
-		default:
-			return usageError{fmt.Errorf("--agent %q: want claude, codex or gemini", o.agent)}
+		ag, ok := settings.AgentNamed(o.agent)
+		if !ok {
+			return usageError{fmt.Errorf("--agent %q: want %s", o.agent, agentNames())}
 		}
-		t, err := a.settingsTarget(o)
+		if o.local && ag.Local == nil {
+			return usageError{fmt.Errorf("--local: %s has no local %s (use the project's or --global)", ag.Title, ag.File)}
+		}
+		t, err := a.settingsTarget(o, ag)
 		if err != nil {
 			return err
 		}
@@ -287,14 +266,14 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = settings.InstallFileFor(t.path, o.command, specs, o.dryRun)
+			ch, err = settings.InstallFileFor(t.path, o.command, ag.Specs, o.dryRun)
 		} else {
-			ch, err = settings.UninstallFileFor(t.path, specs, o.dryRun)
+			ch, err = settings.UninstallFileFor(t.path, ag.Specs, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, t, install, o.dryRun, specs)
+		return a.printHookChange(ch, t, install, o.dryRun, ag.Specs)
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
@@ -314,27 +293,17 @@ type settingsTarget struct {
 	path, shown, scope string
 }
 
-func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
+func (a *app) settingsTarget(o hookEditOptions, ag *settings.Agent) (settingsTarget, error) {
 	if o.global {
 		home, err := os.UserHomeDir()
-		var p string
-		switch o.agent {
-		case "codex":
-			if err != nil && a.getenv("CODEX_HOME") == "" {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.CodexUserHooks(home, a.getenv("CODEX_HOME"))
-		case "gemini":
-			if err != nil {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.GeminiUserSettings(home)
-		default:
-			if err != nil && a.getenv("CLAUDE_CONFIG_DIR") == "" {
-				return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
-			}
-			p = settings.UserSettings(home, a.getenv("CLAUDE_CONFIG_DIR"))
+		var dir string // where the agent's variable moves the user's settings
+		if ag.UserEnv != "" {
+			dir = a.getenv(ag.UserEnv)
 		}
+		if err != nil && dir == "" {
+			return settingsTarget{}, fmt.Errorf("no home directory for --global: %w", err)
+		}
+		p := ag.User(home, dir)
 		shown := p
 		if rel, err := filepath.Rel(home, p); home != "" && err == nil && filepath.IsLocal(rel) {
 			shown = "~/" + filepath.ToSlash(rel)
@@ -349,20 +318,22 @@ func (a *app) settingsTarget(o hookEditOptions) (settingsTarget, error) {
 	if err != nil {
 		return settingsTarget{}, err
 	}
-	var t settingsTarget
-	switch {
-	case o.agent == "codex":
-		t = settingsTarget{settings.CodexProjectHooks(root), "", "project"}
-	case o.agent == "gemini":
-		t = settingsTarget{settings.GeminiProjectSettings(root), "", "project"}
-	case o.local:
-		t = settingsTarget{filepath.Join(root, ".claude", "settings.local.json"), "", "local"}
-	default:
-		t = settingsTarget{settings.ProjectSettings(root), "", "project"}
+	t := settingsTarget{ag.Project(root), "", "project"}
+	if o.local {
+		t = settingsTarget{ag.Local(root), "", "local"}
 	}
 	rel, _ := filepath.Rel(root, t.path)
 	t.shown = filepath.ToSlash(rel)
 	return t, nil
+}
+
+// agentNames lists the agents --agent takes: "claude, codex or gemini".
+func agentNames() string {
+	var names []string
+	for _, ag := range settings.Agents {
+		names = append(names, ag.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dryRun bool, specs []settings.Spec) error {

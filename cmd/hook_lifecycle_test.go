@@ -19,3 +19,17 @@ func TestLifecycleHooksNeverFail(t *testing.T) {
 		}
 	}
 }
+
+// TestHookNotesAreEscaped: what the input puts in a hook's note (an event name with an escape
+// sequence, say) is escaped like everything else gsd prints, for every hook.
+func TestHookNotesAreEscaped(t *testing.T) {
+	for _, hook := range []string{"session-start", "pre-compact", "session-end"} {
+		var stdout, stderr bytes.Buffer
+		in := `{"hook_event_name":"Stop\u001b[2J"}`
+		code := Main([]string{"-C", t.TempDir(), "hook", hook}, strings.NewReader(in), &stdout, &stderr)
+		want := "gsd: hook " + hook + `: called for Stop\x1b[2J, not `
+		if code != 0 || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", hook, code, stdout.String(), stderr.String())
+		}
+	}
+}

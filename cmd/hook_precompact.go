@@ -23,10 +23,10 @@ at most a one-line note on stderr.`,
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
-			a.runLifecycleHook([]string{"PreCompact", "PreCompress"}, "pre-compact", func(env *hydrate.Env, in hook.Input) error {
+			a.runLifecycleHook("pre-compact", recording(func(env *hydrate.Env, in hook.Input) error {
 				_, err := env.PreCompact(in.Trigger)
 				return err
-			})
+			}))
 			return nil
 		},
 	}

@@ -21,10 +21,10 @@ at most a one-line note on stderr.`,
 		Args:        cobra.ArbitraryArgs,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
-			a.runLifecycleHook([]string{"SessionEnd"}, "session-end", func(env *hydrate.Env, in hook.Input) error {
+			a.runLifecycleHook("session-end", recording(func(env *hydrate.Env, in hook.Input) error {
 				_, err := env.Detach(in.Reason)
 				return err
-			})
+			}))
 			return nil
 		},
 	}

@@ -85,3 +85,39 @@ func TestReadFileWithin(t *testing.T) {
 		t.Errorf("open stdin: %q, %v, %v after %v", data, ok, err, time.Since(start))
 	}
 }
+
+// TestHookInstallAgents: --agent picks the agent's settings file, for the project and the user;
+// --local is refused for an agent without a local file, and an unknown agent names the known.
+func TestHookInstallAgents(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	proj := t.TempDir()
+	if err := os.Mkdir(proj+"/.planning", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args       []string
+		code       int
+		out, error string
+	}{
+		{[]string{"--agent", "cursor"}, 2, "", `gsd: --agent "cursor": want claude, codex or gemini`},
+		{[]string{"--agent", "codex", "--local"}, 2, "", "gsd: --local: Codex CLI has no local hooks file (use the project's or --global)"},
+		{[]string{"--agent", "gemini", "--local"}, 2, "", "gsd: --local: Gemini CLI has no local settings file (use the project's or --global)"},
+		{[]string{"--agent", "claude", "--local"}, 0, `"settingsFile": ".claude/settings.local.json"`, ""},
+		{[]string{"--agent", "codex"}, 0, `"settingsFile": ".codex/hooks.json"`, ""},
+		{[]string{"--agent", "gemini"}, 0, `"settingsFile": ".gemini/settings.json"`, ""},
+		{[]string{"--global"}, 0, `"settingsFile": "~/.claude/settings.json"`, ""},
+		{[]string{"--agent", "codex", "--global"}, 0, `"settingsFile": "~/.codex/hooks.json"`, ""},
+		{[]string{"--agent", "gemini", "--global"}, 0, `"settingsFile": "~/.gemini/settings.json"`, ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"-C", proj, "--json", "hook", "install", "--dry-run"}, tc.args...)
+		code := Main(args, strings.NewReader(""), &stdout, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if code != tc.code || !strings.Contains(stdout.String(), tc.out) || first != tc.error {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, stdout.String(), stderr.String())
+		}
+	}
+}
