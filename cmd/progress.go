@@ -216,7 +216,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			hidden++
 			continue
 		}
-		mark := " "
+		mark := styled(" ")
 		if i == r.Current {
 			mark = a.paint("cyan", ">")
 		}
@@ -251,7 +251,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		case st.Agrees:
 			a.field(w, "STATE.md", "agrees")
 		default:
-			a.field(w, "STATE.md", a.paint("yellow", "out of date")+" (gsd state --write)")
+			a.field(w, "STATE.md", a.paint("yellow", "out of date"), " (gsd state --write)")
 		}
 	}
 	if len(r.Sessions) > 0 {
@@ -285,14 +285,14 @@ func printEvidence(w io.Writer, pos *roadmap.Position) {
 }
 
 // phaseStatus paints a phase status.
-func (a *app) phaseStatus(st roadmap.Status) string {
+func (a *app) phaseStatus(st roadmap.Status) styled {
 	switch st {
 	case roadmap.StatusComplete:
 		return a.paint("green", st.String())
 	case roadmap.StatusInProgress:
 		return a.paint("yellow", st.String())
 	}
-	return st.String()
+	return styled(printable(st.String()))
 }
 
 // printProblems prints each problem as file:line: severity: message.
@@ -300,7 +300,7 @@ func (a *app) printProblems(w io.Writer, ps []roadmap.Problem) {
 	for _, p := range ps {
 		s := printable(p.String())
 		if p.Severity == roadmap.SeverityError {
-			s = strings.Replace(s, ": error: ", ": "+a.paint("red", "error")+": ", 1)
+			s = strings.Replace(s, ": error: ", ": "+string(a.paint("red", "error"))+": ", 1)
 		}
 		fmt.Fprintln(w, s)
 	}
