@@ -225,7 +225,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
@@ -266,7 +266,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			if s.ResumeTask > 0 {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
-			fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
+			printf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
 				textfmt.Clip(printable(s.User), 14), textfmt.Clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
@@ -278,9 +278,9 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
 func printEvidence(w io.Writer, pos *roadmap.Position) {
-	fmt.Fprintf(w, "\nWhy (rule %s):\n", pos.Rule)
+	printf(w, "\nWhy (rule %s):\n", pos.Rule)
 	for _, e := range pos.Evidence {
-		fmt.Fprintln(w, e.String())
+		printf(w, "%s\n", e.String())
 	}
 }
 

@@ -126,7 +126,7 @@ func (a *app) printTasks(w io.Writer, ts []hydrate.Task, resume int) {
 		if t.Number == resume {
 			mark = a.paint("cyan", ">")
 		}
-		fmt.Fprintf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), printable(t.Name))
+		printf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), t.Name)
 	}
 }
 
