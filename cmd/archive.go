@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +28,7 @@ overwriting an earlier archive. The next gsd hydrate starts a fresh session.`,
 					Archived      string `json:"archived"`
 				}{SchemaVersion, res.Path, res.Archived()})
 			}
-			fmt.Fprintf(a.stdout, "archived %s -> %s\n", printable(res.Path), printable(res.Archived()))
+			printf(a.stdout, "archived %s -> %s\n", res.Path, res.Archived())
 			return nil
 		},
 	}

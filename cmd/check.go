@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
@@ -40,20 +38,20 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 			} else {
 				switch {
 				case s.State == hydrate.StateNoSession:
-					fmt.Fprintf(a.stdout, "%s: no session\n", printable(s.Path))
+					printf(a.stdout, "%s: no session\n", s.Path)
 				case valid:
-					fmt.Fprintf(a.stdout, "%s: %s\n", printable(s.Path), a.paint("green", "valid"))
+					printf(a.stdout, "%s: %s\n", s.Path, a.paint("green", "valid"))
 				default:
-					fmt.Fprintf(a.stdout, "%s: %s\n", printable(s.Path), a.paint("red", string(s.State)))
+					printf(a.stdout, "%s: %s\n", s.Path, a.paint("red", string(s.State)))
 				}
 				for _, why := range s.CorruptReasons {
-					fmt.Fprintf(a.stdout, "  corrupt: %s\n", printable(why))
+					printf(a.stdout, "  corrupt: %s\n", why)
 				}
 				for _, why := range s.StaleReasons {
-					fmt.Fprintf(a.stdout, "  stale: %s\n", printable(why))
+					printf(a.stdout, "  stale: %s\n", why)
 				}
 				for _, w := range s.Warnings {
-					fmt.Fprintf(a.stdout, "  warning: %s\n", printable(w))
+					printf(a.stdout, "  warning: %s\n", w)
 				}
 			}
 			if err == nil && !valid {

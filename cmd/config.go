@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate/config"
@@ -31,7 +29,7 @@ A bad value is an error naming the file and the key.`,
 			}
 			s := env.Settings()
 			for _, w := range s.Warnings {
-				a.warn("%s", w)
+				a.warn("%s", printable(w))
 			}
 			if a.json {
 				type setting struct {
@@ -49,7 +47,7 @@ A bad value is an error naming the file and the key.`,
 				}})
 			}
 			for _, k := range config.Keys {
-				fmt.Fprintf(a.stdout, "%-14s %-6s %s\n", k, s.Value(k), s.Sources[k])
+				printf(a.stdout, "%-14s %-6s %s\n", k, s.Value(k), s.Sources[k])
 			}
 			return nil
 		},

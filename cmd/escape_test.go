@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNamesAreEscaped: a session directory whose name holds a newline, a GitHub workflow command
 // and a terminal escape sequence shows up in every output format (text, --check, annotations,
-// the step summary, hydrate's and check's reports) escaped: no line of its own, no ESC byte. The
-// transcript must equal testdata/escape.golden (go test -run NamesAreEscaped -update rewrites it).
+// the step summary, hydrate's and check's reports) escaped: no line of its own, no ESC byte. So
+// do the same payload in an agent instance, a journal, a phase name and snapshots, in the text
+// of log, sessions, snapshots, restore, stats and state. The transcript must equal
+// testdata/escape.golden (go test -run NamesAreEscaped -update rewrites it).
 func TestNamesAreEscaped(t *testing.T) {
 	root := hostileProject(t, validSession(t))
 	evil := "x\n::error file=README.md,line=1::INJECTED\x1b[31mRED\u202e"
@@ -31,6 +34,49 @@ func TestNamesAreEscaped(t *testing.T) {
 		code, stdout, stderr := runGSD(t, root, args...)
 		transcript.WriteString(fmt.Sprintf("$ gsd %q\n", args) + stdout + stderr + fmt.Sprintf("exit %d\n\n", code))
 	}
+
+	// The history commands, in a second project: the same name as a teammate's session (on the
+	// same plan as ann's, and with a journal of hostile events), an agent instance with the
+	// payload (GSD_INSTANCE, in ann's journal), a phase name and snapshots naming a plan and a
+	// task with it.
+	root = hostileProject(t, validSession(t))
+	writeFile(t, filepath.Join(root, ".planning/ROADMAP.md"), "# Roadmap\n\n| Phase | Plans Complete | Status |\n|---|---|---|\n| 1. X\x1b]0;TITLE\x07 | 0/2 | In progress |\n")
+	writeFile(t, filepath.Join(root, ".planning/sessions", evil, "current-plan.md"), string(validSession(t)))
+	at := time.Date(2026, 2, 3, 9, 30, 0, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(root, ".planning/sessions", evil, "current-plan.md"), at, at); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, ".planning/STATE.md"), "# State\n\n## Current Position\n\nPhase: 2 of 1 (Y\x1b[2J)\nPlan: 1 of 1 in current phase\nStatus: In progress\n")
+	writeFile(t, filepath.Join(root, ".planning/sessions", evil, "journal.jsonl"),
+		`{"schemaVersion":1,"seq":1,"time":"2026-02-03T09:00:00Z","type":"rehydrated","source":"hook","instance":"i\n::error::Z\u001b[2J","note":"startup\n::error::Z\u001b[2J","size":1234}`+"\n"+
+			`{"schemaVersion":1,"seq":2,"time":"2026-02-03T09:01:00Z","type":"hook-failure","source":"hook\u001b[2J","note":"why\n::error::Z\u001b[2J"}`+"\n"+
+			"junk\x1b[2J\n")
+	writeFile(t, filepath.Join(root, ".planning/sessions/ann/journal.jsonl"),
+		`{"schemaVersion":1,"seq":1,"time":"2026-02-03T08:00:00Z","type":"bootstrap","source":"cli","plan":"p\n::error::Z\u001b[2J.md"}`+"\n"+
+			`{"schemaVersion":1,"seq":2,"time":"2026-02-03T08:01:00Z","type":"mark","source":"cli","task":1,"name":"n\n::error::Z\u001b[2J","old":"o\u001b[2J","new":"n\u001b[2J"}`+"\n"+
+			`{"schemaVersion":1,"seq":3,"time":"2026-02-03T08:02:00Z","type":"carry","source":"cli","plan":"p\n::error::Z\u001b[2J.md","carried":[{"task":1,"name":"n","from":1}]}`+"\n"+
+			`{"schemaVersion":1,"seq":4,"time":"2026-02-03T08:03:00Z","type":"t\n::error::Z\u001b[2J","source":"s\u001b[2J"}`+"\n")
+	session := string(validSession(t))
+	writeFile(t, filepath.Join(root, ".planning/sessions/ann/current-plan.20260203090000.manual"),
+		strings.Replace(strings.Replace(session, "Task 1: Alpha", "Task 1: Alpha\x1b[2J\u202e", 1), `status="complete"`, `status="pending"`, 1))
+	writeFile(t, filepath.Join(root, ".planning/sessions/ann/current-plan.20260203090001.manual"),
+		strings.Replace(session, "01-01-PLAN.md", "01-01-PLAN\x1b[2J.md", 1))
+	t.Setenv("GSD_INSTANCE", "inst\x1b[2Jx\n::error::Y")
+	t.Setenv("SOURCE_DATE_EPOCH", "1770112800") // 2026-02-03T10:00:00Z
+	for _, args := range [][]string{
+		{"mark-in-progress", "2"},
+		{"sessions"},
+		{"snapshots"},
+		{"restore", "--dry-run", "current-plan.20260203090000.manual"},
+		{"restore", "current-plan.20260203090001.manual"},
+		{"log"},
+		{"stats", "--all"},
+		{"state"},
+	} {
+		code, stdout, stderr := runGSD(t, root, args...)
+		transcript.WriteString(fmt.Sprintf("$ gsd %q\n", args) + stdout + stderr + fmt.Sprintf("exit %d\n\n", code))
+	}
+
 	b, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +84,7 @@ func TestNamesAreEscaped(t *testing.T) {
 	transcript.WriteString("$ cat $GITHUB_STEP_SUMMARY\n" + string(b))
 	got := transcript.String()
 	for i, line := range strings.Split(got, "\n") {
-		if strings.HasPrefix(line, "::error file=README.md") || strings.HasPrefix(line, "::error::X") || strings.HasPrefix(line, "INJECTED") {
+		if strings.HasPrefix(line, "::error file=README.md") || strings.HasPrefix(line, "::error::") || strings.HasPrefix(line, "INJECTED") {
 			t.Errorf("line %d injected: %q", i+1, line)
 		}
 	}

@@ -91,11 +91,11 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return err
 	}
 	if res.PlanIgnored {
-		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
+		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", printable(o.plan))
 	}
 	if res.State == hydrate.StateResume {
 		if others := env.OthersOnPlan(res.Plan); len(others) > 0 {
-			a.warn("%s", env.SamePlanWarning(others, res.Plan))
+			a.warn("%s", printable(env.SamePlanWarning(others, res.Plan)))
 		}
 	}
 	switch format {
@@ -175,9 +175,10 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 	}
 }
 
-// field prints one "Label:  value" line.
-func (a *app) field(w io.Writer, label, value string) {
-	fmt.Fprintf(w, "%-10s %s\n", label+":", printable(value))
+// field prints one "Label:    value" line, the value being parts run together: strings escaped
+// (printable), styled text (paint's) as it is.
+func (a *app) field(w io.Writer, label string, parts ...any) {
+	printf(w, "%-10s "+strings.Repeat("%s", len(parts))+"\n", append([]any{label + ":"}, parts...)...)
 }
 
 func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
@@ -225,7 +226,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		a.field(w, "State", "no session, and "+r.Note)
 		return
 	case hydrate.StateCorrupt:
-		a.field(w, "State", a.paint("red", "corrupt")+fate(r))
+		a.field(w, "State", a.paint("red", "corrupt"), fate(r))
 		return
 	}
 	a.field(w, "Plan", r.Plan)

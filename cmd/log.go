@@ -49,7 +49,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 				return err
 			}
 			for _, p := range res.Problems {
-				a.warn("%s", p)
+				a.warn("%s", printable(p))
 			}
 			if a.json {
 				return a.printJSON(struct {
@@ -59,7 +59,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 				}{SchemaVersion, res.Path, nonNil(res.Events)})
 			}
 			if len(res.Events) == 0 {
-				fmt.Fprintf(a.stdout, "no events in %s\n", res.Path)
+				printf(a.stdout, "no events in %s\n", res.Path)
 				return nil
 			}
 			w := bufio.NewWriter(a.stdout) // ten thousand lines, not ten thousand writes
@@ -75,7 +75,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 }
 
 // printEvent prints one journal event as one line (appended by hand: ten thousand of them
-// through fmt cost more than reading the journal).
+// through fmt cost more than reading the journal), its text escaped as printf escapes it.
 func printEvent(w io.Writer, ev journal.Event) {
 	b := make([]byte, 0, 160)
 	seq := strconv.FormatInt(ev.Seq, 10)
@@ -86,10 +86,10 @@ func printEvent(w io.Writer, ev journal.Event) {
 	b = append(b, "  "...)
 	b = ev.Time.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, "  "...)
-	b = append(b, ev.Source...)
+	b = append(b, printable(ev.Source)...)
 	if ev.Instance != "" {
 		b = append(b, ' ')
-		b = append(b, ev.Instance...)
+		b = append(b, printable(ev.Instance)...)
 	}
 	b = append(b, "  "...)
 	switch ev.Type {
@@ -101,19 +101,19 @@ func printEvent(w io.Writer, ev journal.Event) {
 		b = append(b, "mark      task "...)
 		b = strconv.AppendInt(b, int64(ev.Task), 10)
 		b = append(b, ' ')
-		b = append(b, from...)
+		b = append(b, printable(from)...)
 		b = append(b, " -> "...)
-		b = append(b, ev.New...)
+		b = append(b, printable(ev.New)...)
 		b = append(b, ": "...)
-		b = append(b, ev.Name...)
+		b = append(b, printable(ev.Name)...)
 	case journal.Bootstrap:
-		b = append(b, "bootstrap "+ev.Plan...)
+		b = append(b, "bootstrap "+printable(ev.Plan)...)
 	case journal.Snapshot:
-		b = append(b, "snapshot  "+ev.Snapshot+" ("+ev.Note+")"...)
+		b = append(b, "snapshot  "+printable(ev.Snapshot)+" ("+printable(ev.Note)+")"...)
 	case journal.Archive:
-		b = append(b, "archive   -> "+ev.Snapshot...)
+		b = append(b, "archive   -> "+printable(ev.Snapshot)...)
 	case journal.Restore:
-		b = append(b, "restore   "+ev.Snapshot...)
+		b = append(b, "restore   "+printable(ev.Snapshot)...)
 	case journal.Carry:
 		n := 0
 		for _, c := range ev.Carried {
@@ -121,11 +121,11 @@ func printEvent(w io.Writer, ev journal.Event) {
 				n++
 			}
 		}
-		b = fmt.Appendf(b, "carry     %d of %d tasks matched: %s", n, len(ev.Carried), ev.Plan)
+		b = fmt.Appendf(b, "carry     %d of %d tasks matched: %s", n, len(ev.Carried), printable(ev.Plan))
 	case journal.Reconcile:
-		b = append(b, "reconcile "+ev.Note...)
+		b = append(b, "reconcile "+printable(ev.Note)...)
 	default:
-		b = append(b, ev.Type...)
+		b = append(b, printable(ev.Type)...)
 	}
 	b = append(b, '\n')
 	_, _ = w.Write(b)

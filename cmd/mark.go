@@ -63,9 +63,9 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 			if !res.Changed {
 				verb = "already"
 			}
-			fmt.Fprintf(a.stdout, "task %d %s %s: %s\n", res.Task.Number, verb, a.statusWord(st, 0), printable(res.Task.Name))
+			printf(a.stdout, "task %d %s %s: %s\n", res.Task.Number, verb, a.statusWord(st, 0), res.Task.Name)
 			if res.Session.Counts.Total > 0 {
-				fmt.Fprintf(a.stdout, "%s\n", countsLine(res.Session.Counts))
+				printf(a.stdout, "%s\n", countsLine(res.Session.Counts))
 			}
 			return nil
 		},

@@ -216,7 +216,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			hidden++
 			continue
 		}
-		mark := " "
+		mark := styled(" ")
 		if i == r.Current {
 			mark = a.paint("cyan", ">")
 		}
@@ -225,7 +225,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		fmt.Fprintf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
@@ -251,7 +251,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		case st.Agrees:
 			a.field(w, "STATE.md", "agrees")
 		default:
-			a.field(w, "STATE.md", a.paint("yellow", "out of date")+" (gsd state --write)")
+			a.field(w, "STATE.md", a.paint("yellow", "out of date"), " (gsd state --write)")
 		}
 	}
 	if len(r.Sessions) > 0 {
@@ -266,7 +266,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			if s.ResumeTask > 0 {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
-			fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
+			printf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
 				textfmt.Clip(printable(s.User), 14), textfmt.Clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
@@ -278,21 +278,21 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
 func printEvidence(w io.Writer, pos *roadmap.Position) {
-	fmt.Fprintf(w, "\nWhy (rule %s):\n", pos.Rule)
+	printf(w, "\nWhy (rule %s):\n", pos.Rule)
 	for _, e := range pos.Evidence {
-		fmt.Fprintln(w, e.String())
+		printf(w, "%s\n", e.String())
 	}
 }
 
 // phaseStatus paints a phase status.
-func (a *app) phaseStatus(st roadmap.Status) string {
+func (a *app) phaseStatus(st roadmap.Status) styled {
 	switch st {
 	case roadmap.StatusComplete:
 		return a.paint("green", st.String())
 	case roadmap.StatusInProgress:
 		return a.paint("yellow", st.String())
 	}
-	return st.String()
+	return styled(printable(st.String()))
 }
 
 // printProblems prints each problem as file:line: severity: message.
@@ -300,7 +300,7 @@ func (a *app) printProblems(w io.Writer, ps []roadmap.Problem) {
 	for _, p := range ps {
 		s := printable(p.String())
 		if p.Severity == roadmap.SeverityError {
-			s = strings.Replace(s, ": error: ", ": "+a.paint("red", "error")+": ", 1)
+			s = strings.Replace(s, ": error: ", ": "+string(a.paint("red", "error"))+": ", 1)
 		}
 		fmt.Fprintln(w, s)
 	}

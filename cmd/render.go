@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -43,17 +44,23 @@ func (a *app) colour() bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// paint wraps s in an ANSI style when colouring.
-func (a *app) paint(style, s string) string {
+// styled is text ready for the terminal as it is: escaped text (printable), in an ANSI style
+// when colouring. paint makes it; printf and field print it unchanged, where they escape every
+// other string, so that data is escaped once, before it is painted, and colour codes never are.
+type styled string
+
+// paint wraps printable(s) in an ANSI style when colouring.
+func (a *app) paint(style, s string) styled {
+	s = printable(s)
 	if !a.colour() {
-		return s
+		return styled(s)
 	}
 	codes := map[string]string{"bold": "1", "dim": "2", "green": "32", "yellow": "33", "red": "31", "cyan": "36"}
-	return "\x1b[" + codes[style] + "m" + s + "\x1b[0m"
+	return styled("\x1b[" + codes[style] + "m" + s + "\x1b[0m")
 }
 
 // statusWord paints a status padded to width (padding first: escape codes take no columns).
-func (a *app) statusWord(st planfile.Status, width int) string {
+func (a *app) statusWord(st planfile.Status, width int) styled {
 	s := fmt.Sprintf("%-*s", width, st)
 	switch st {
 	case planfile.Complete:
@@ -61,7 +68,7 @@ func (a *app) statusWord(st planfile.Status, width int) string {
 	case planfile.InProgress:
 		return a.paint("yellow", s)
 	}
-	return s
+	return styled(printable(s))
 }
 
 // jsonTask is a task in JSON output.
@@ -115,11 +122,11 @@ func optString(s string) *string {
 // printTasks lists tasks one per line: number, status, name.
 func (a *app) printTasks(w io.Writer, ts []hydrate.Task, resume int) {
 	for _, t := range ts {
-		mark := " "
+		mark := styled(" ")
 		if t.Number == resume {
 			mark = a.paint("cyan", ">")
 		}
-		fmt.Fprintf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), printable(t.Name))
+		printf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), t.Name)
 	}
 }
 
@@ -127,11 +134,46 @@ func countsLine(c planfile.Counts) string {
 	return fmt.Sprintf("%d/%d complete, %d in progress, %d pending", c.Complete, c.Total, c.InProgress, c.Pending)
 }
 
+// printf is fmt.Fprintf for text output: every argument that is text (a string of any type, an
+// error, a fmt.Stringer) is printed through printable, except styled text, which is printed as
+// it is. Padding counts the escaped text, so columns stay aligned; %q is fmt's own quoting, which
+// escapes as well. Human-readable output with data in it goes through printf or field, not
+// fmt.Fprintf: a name read from a file or a directory cannot reach the terminal unescaped. args
+// is rewritten in place (so that go vet still checks the calls as it checks fmt.Printf's).
+func printf(w io.Writer, format string, args ...any) {
+	for i, v := range args {
+		switch v.(type) {
+		case styled:
+		case string, error, fmt.Stringer:
+			args[i] = escaped{v}
+		default:
+			if reflect.ValueOf(v).Kind() == reflect.String {
+				args[i] = escaped{v}
+			}
+		}
+	}
+	fmt.Fprintf(w, format, args...)
+}
+
+// escaped formats a text value for printf: %s and %v print printable of its text; other verbs
+// (%q, %d of a numeric Stringer, %#v) are fmt's, on the value itself.
+type escaped struct{ v any }
+
+func (e escaped) Format(f fmt.State, verb rune) {
+	format := fmt.FormatString(f, verb)
+	if verb == 's' || verb == 'v' && !f.Flag('#') {
+		fmt.Fprintf(f, format, printable(fmt.Sprint(e.v)))
+		return
+	}
+	fmt.Fprintf(f, format, e.v)
+}
+
 // printable is the one escaping helper for text output: every path, name and message gsd prints
-// outside JSON goes through it. Control characters (newlines, ESC, C1 codes), invisible format
-// characters (bidirectional overrides, U+2028) and invalid UTF-8 are shown as Go escapes (\n,
-// \x1b, \u202e), so a file or directory name can neither start a line of its own (a GitHub
-// workflow command, a fake "error:" line) nor send escape sequences to the terminal.
+// outside JSON goes through it (printf, field and paint apply it). Control characters (newlines,
+// ESC, C1 codes), invisible format characters (bidirectional overrides, U+2028) and invalid UTF-8
+// are shown as Go escapes (\n, \x1b, \u202e), so a file or directory name can neither start a
+// line of its own (a GitHub workflow command, a fake "error:" line) nor send escape sequences to
+// the terminal. It is idempotent: escaping escaped text changes nothing.
 func printable(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {

@@ -44,24 +44,24 @@ come back exactly. --dry-run says what would change and writes nothing.`,
 			w := a.stdout
 			switch {
 			case res.Identical:
-				fmt.Fprintf(w, "the session already is %s: nothing to do\n", res.ID)
+				printf(w, "the session already is %s: nothing to do\n", res.ID)
 				return nil
 			case res.DryRun:
-				fmt.Fprintf(w, "would restore %s (nothing written)\n", res.ID)
+				printf(w, "would restore %s (nothing written)\n", res.ID)
 			default:
-				fmt.Fprintf(w, "restored %s\n", res.ID)
+				printf(w, "restored %s\n", res.ID)
 			}
 			if res.HadSession && res.FromPlan != res.Plan {
-				fmt.Fprintf(w, "plan: %s -> %s\n", orDash(res.FromPlan), res.Plan)
+				printf(w, "plan: %s -> %s\n", orDash(res.FromPlan), res.Plan)
 			}
 			for _, ch := range res.Changes {
-				fmt.Fprintf(w, "task %d %s -> %s: %s\n", ch.Number, orDash(ch.From), ch.To, ch.Name)
+				printf(w, "task %d %s -> %s: %s\n", ch.Number, orDash(ch.From), ch.To, ch.Name)
 			}
 			if res.Session.Counts.Total > 0 {
-				fmt.Fprintln(w, countsLine(res.Session.Counts))
+				printf(w, "%s\n", countsLine(res.Session.Counts))
 			}
 			if res.PreRestore != "" {
-				fmt.Fprintf(w, "undo with: gsd restore %s\n", res.PreRestore)
+				printf(w, "undo with: gsd restore %s\n", res.PreRestore)
 			}
 			return nil
 		},

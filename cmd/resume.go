@@ -43,13 +43,13 @@ handed-over in theirs. Their session is left as it is.`,
 				}{SchemaVersion, res.From, res.Plan, optString(res.Archived), !res.Identical, jsonTasks(res.Session.Tasks), optInt(res.Session.ResumeTask)})
 			}
 			if res.Identical {
-				fmt.Fprintf(a.stdout, "your session already is %s's; nothing changed\n", res.From)
+				printf(a.stdout, "your session already is %s's; nothing changed\n", res.From)
 				return nil
 			}
 			if res.Archived != "" {
-				fmt.Fprintf(a.stdout, "kept your session as %s (gsd restore %s brings it back)\n", res.Archived, res.Archived)
+				printf(a.stdout, "kept your session as %s (gsd restore %s brings it back)\n", res.Archived, res.Archived)
 			}
-			fmt.Fprintf(a.stdout, "took over %s's session: %s, %s\n", res.From, res.Plan, countsLine(res.Session.Counts))
+			printf(a.stdout, "took over %s's session: %s, %s\n", res.From, res.Plan, countsLine(res.Session.Counts))
 			a.printTasks(a.stdout, res.Session.Tasks, res.Session.ResumeTask)
 			a.warnStale(res.Session)
 			return nil

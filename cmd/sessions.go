@@ -56,7 +56,7 @@ gsd.idleAfter, else 2h.`,
 				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
 			}
 			for _, w := range res.Warnings {
-				a.warn("%s", w)
+				a.warn("%s", printable(w))
 			}
 			if a.json {
 				return a.printJSON(struct {
@@ -67,7 +67,7 @@ gsd.idleAfter, else 2h.`,
 				}{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(a.stdout, "no sessions")
+				printf(a.stdout, "no sessions\n")
 				return nil
 			}
 			for _, s := range list {
@@ -91,12 +91,12 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 	if !s.LastActivity.IsZero() {
 		when = s.LastActivity.Format(time.RFC3339)
 	}
-	fmt.Fprintf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d\n",
+	printf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d\n",
 		s.User, s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots)
 	for _, r := range s.Reasons {
-		fmt.Fprintf(a.stdout, "    %s\n", r)
+		printf(a.stdout, "    %s\n", r)
 	}
 	if len(s.SharedWith) > 0 {
-		fmt.Fprintf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
+		printf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
 	}
 }

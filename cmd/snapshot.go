@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +31,7 @@ journal (gsd log).`,
 					Path          string `json:"path"`
 				}{SchemaVersion, res.ID, res.Path})
 			}
-			fmt.Fprintf(a.stdout, "snapshot %s\nrestore it with: gsd restore %s\n", res.ID, res.ID)
+			printf(a.stdout, "snapshot %s\nrestore it with: gsd restore %s\n", res.ID, res.ID)
 			return nil
 		},
 	}

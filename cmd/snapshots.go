@@ -37,7 +37,7 @@ deleted by gsd.`,
 				}{SchemaVersion, nonNil(list)})
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(a.stdout, "no snapshots")
+				printf(a.stdout, "no snapshots\n")
 				return nil
 			}
 			for _, s := range list {
@@ -45,7 +45,7 @@ deleted by gsd.`,
 				if s.Problem != nil {
 					progress = *s.Problem
 				}
-				fmt.Fprintf(a.stdout, "%s  %s  %-11s  %s  %s\n", s.ID, s.Time.Format(time.RFC3339), s.Kind, orDash(s.Plan), progress)
+				printf(a.stdout, "%s  %s  %-11s  %s  %s\n", s.ID, s.Time.Format(time.RFC3339), s.Kind, orDash(s.Plan), progress)
 			}
 			return nil
 		},

@@ -78,7 +78,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 
 func (a *app) printStateDiff(sp *hydrate.StatePosition, diff []byte) {
 	if len(diff) == 0 {
-		fmt.Fprintf(a.stdout, "%s: already up to date\n", sp.Path)
+		printf(a.stdout, "%s: already up to date\n", sp.Path)
 		return
 	}
 	a.stdout.Write(diff)
@@ -88,22 +88,22 @@ func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
 	w := a.stdout
 	phase, plan, status, progress := sp.Position.Lines()
 	for _, l := range []string{phase, plan, status, progress} {
-		fmt.Fprintln(w, l)
+		printf(w, "%s\n", l)
 	}
-	fmt.Fprintln(w)
+	printf(w, "\n")
 	switch {
 	case write && written:
-		fmt.Fprintf(w, "%s: %s\n", printable(sp.Path), a.paint("green", "updated"))
+		printf(w, "%s: %s\n", sp.Path, a.paint("green", "updated"))
 	case write:
-		fmt.Fprintf(w, "%s: already up to date\n", printable(sp.Path))
+		printf(w, "%s: already up to date\n", sp.Path)
 	case !sp.Exists:
-		fmt.Fprintf(w, "%s: missing (gsd state --write creates it)\n", printable(sp.Path))
+		printf(w, "%s: missing (gsd state --write creates it)\n", sp.Path)
 	case sp.Agrees:
-		fmt.Fprintf(w, "%s: agrees\n", printable(sp.Path))
+		printf(w, "%s: agrees\n", sp.Path)
 	default:
-		fmt.Fprintf(w, "%s: %s (gsd state --write rewrites it)\n", printable(sp.Path), a.paint("yellow", "out of date"))
+		printf(w, "%s: %s (gsd state --write rewrites it)\n", sp.Path, a.paint("yellow", "out of date"))
 		for _, d := range sp.Differences {
-			fmt.Fprintf(w, "  %s:%d: says %q, derived %q\n", printable(sp.Path), d.Line, d.SaysText(), d.Derived)
+			printf(w, "  %s:%d: says %q, derived %q\n", sp.Path, d.Line, d.SaysText(), d.Derived)
 		}
 	}
 }

@@ -32,7 +32,7 @@ detaches (SessionEnd) and hook failures.`,
 				return err
 			}
 			for _, p := range st.Problems {
-				a.warn("%s", p)
+				a.warn("%s", printable(p))
 			}
 			if a.json {
 				return a.printJSON(struct {
@@ -41,18 +41,18 @@ detaches (SessionEnd) and hook failures.`,
 				}{SchemaVersion, st})
 			}
 			w := a.stdout
-			fmt.Fprintf(w, "rehydrations:  %d%s\n", st.Rehydrations, counts(st.BySource))
-			fmt.Fprintf(w, "instances:     %d%s\n", len(st.ByInstance), counts(st.ByInstance))
+			printf(w, "rehydrations:  %d%s\n", st.Rehydrations, counts(st.BySource))
+			printf(w, "instances:     %d%s\n", len(st.ByInstance), counts(st.ByInstance))
 			if l := st.Last; l != nil {
-				fmt.Fprintf(w, "last:          %s  %s  %s  instance %s\n", l.Time.Format(time.RFC3339), l.User, orDash(l.Source), orDash(l.Instance))
+				printf(w, "last:          %s  %s  %s  instance %s\n", l.Time.Format(time.RFC3339), l.User, orDash(l.Source), orDash(l.Instance))
 			}
 			b := st.Briefs
-			fmt.Fprintf(w, "brief sizes:   %d given, mean %d, max %d bytes; limit %d: %d within a fifth of it, %d over\n", b.Count, b.Mean, b.Max, b.Limit, b.Over80pct, b.OverLimit)
-			fmt.Fprintf(w, "pre-compact:   %d snapshots\n", st.PreCompacts)
-			fmt.Fprintf(w, "detaches:      %d\n", st.Detaches)
-			fmt.Fprintf(w, "hook failures: %d\n", st.HookFailures)
+			printf(w, "brief sizes:   %d given, mean %d, max %d bytes; limit %d: %d within a fifth of it, %d over\n", b.Count, b.Mean, b.Max, b.Limit, b.Over80pct, b.OverLimit)
+			printf(w, "pre-compact:   %d snapshots\n", st.PreCompacts)
+			printf(w, "detaches:      %d\n", st.Detaches)
+			printf(w, "hook failures: %d\n", st.HookFailures)
 			if f := st.LastFailure; f != nil {
-				fmt.Fprintf(w, "last failure:  %s  %s  %s\n", f.Time.Format(time.RFC3339), f.User, f.Source)
+				printf(w, "last failure:  %s  %s  %s\n", f.Time.Format(time.RFC3339), f.User, f.Source)
 			}
 			return nil
 		},

@@ -41,11 +41,11 @@ the hash the journal recorded; never a guess.`,
 					return err
 				}
 				for _, p := range res.Journal.Problems {
-					a.warn("%s", p)
+					a.warn("%s", printable(p))
 				}
 				s = res.Session
 				if !a.json {
-					fmt.Fprintf(a.stdout, "as of seq %d (%s): the %s of seq %d, then %d status change(s)\n", res.Seq, res.Time.UTC().Format(time.RFC3339), res.Base.Type, res.Base.Seq, res.Applied)
+					printf(a.stdout, "as of seq %d (%s): the %s of seq %d, then %d status change(s)\n", res.Seq, res.Time.UTC().Format(time.RFC3339), res.Base.Type, res.Base.Seq, res.Applied)
 				}
 				if s.State == hydrate.StateNoSession {
 					return fmt.Errorf("no session at seq %d (archived)", res.Seq)
@@ -68,7 +68,7 @@ the hash the journal recorded; never a guess.`,
 				}{SchemaVersion, s.Path, s.Plan, optInt(s.ResumeTask), nonNil(jsonTasks(s.Tasks)), s.Counts})
 			}
 			a.printTasks(a.stdout, s.Tasks, s.ResumeTask)
-			fmt.Fprintf(a.stdout, "\n%s\n", countsLine(s.Counts))
+			printf(a.stdout, "\n%s\n", countsLine(s.Counts))
 			return nil
 		},
 	}

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/identity"
@@ -34,13 +32,13 @@ func (a *app) newWhoamiCmd() *cobra.Command {
 					SourceFile    *string `json:"userSourceFile"`
 				}{SchemaVersion, id.User, id.Raw, id.Source.Kind, optString(id.Source.File)})
 			}
-			fmt.Fprintf(a.stdout, "%s\n", id.User)
-			fmt.Fprintf(a.stdout, "raw:    %q\n", id.Raw)
+			printf(a.stdout, "%s\n", id.User)
+			printf(a.stdout, "raw:    %q\n", id.Raw)
 			src := id.Source.Kind
 			if id.Source.File != "" {
 				src += " (" + id.Source.File + ")"
 			}
-			fmt.Fprintf(a.stdout, "source: %s\n", src)
+			printf(a.stdout, "source: %s\n", src)
 			return nil
 		},
 	}
