@@ -35,15 +35,14 @@ const SessionsDir = ".planning/sessions"
 // SessionFileName is the session file inside a user's directory.
 const SessionFileName = "current-plan.md"
 
-// DefaultLockTimeout bounds how long a command waits for another gsd process's write.
-const DefaultLockTimeout = 10 * time.Second
-
 // Config is what the caller knows about the invocation.
 type Config struct {
-	Dir         string           // where to start looking for the project (absolute)
-	Identity    identity.Sources // identity sources; its Dir is set to Dir when empty
-	Workstream  string           // GSD_WORKSTREAM, "" if unset
-	Now         func() time.Time
+	Dir        string           // where to start looking for the project (absolute)
+	Identity   identity.Sources // identity sources; its Dir is set to Dir when empty
+	Workstream string           // GSD_WORKSTREAM, "" if unset
+	Now        func() time.Time
+	// LockTimeout is how long a write waits for another gsd process: over the config file's
+	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
 	LockTimeout time.Duration
 	History     History // the session journal and snapshots (history.go)
 }
@@ -126,9 +125,6 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	}
 	if err := e.configure(); err != nil {
 		return nil, err
-	}
-	if e.lockTimeout <= 0 {
-		e.lockTimeout = DefaultLockTimeout
 	}
 	return e, nil
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/gsd-tools/gsd/hydrate/config"
 )
 
-// configure applies the gsd section of .planning/config.json and the environment. What the
-// caller set explicitly in Config wins over both.
+// configure applies the gsd section of .planning/config.json, the caller's lock timeout and the
+// environment (config.Load says which wins).
 func (e *Env) configure() error {
 	var data []byte
 	fi, err := fs.Stat(e.FS, config.File)
@@ -25,12 +25,9 @@ func (e *Env) configure() error {
 			return err
 		}
 	}
-	s, err := config.Load(data, e.lookupEnv)
+	s, err := config.Load(data, e.lockTimeout, e.lookupEnv)
 	if err != nil {
 		return err
-	}
-	if e.lockTimeout > 0 && s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
-		s.LockTimeout, s.Sources["lockTimeout"] = e.lockTimeout, "caller"
 	}
 	e.lockTimeout = s.LockTimeout
 	if e.hist.KeepSnapshots <= 0 {
