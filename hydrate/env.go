@@ -214,17 +214,20 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 const MaxFileSize = 8 << 20
 
 // readFile reads a project file through the rooted FS, refusing directories, anything but a
-// regular file (never blocking on a named pipe) and huge files.
-func (e *Env) readFile(rel string) ([]byte, error) {
-	data, err := rootfs.ReadFile(e.FS, rel, MaxFileSize)
+// regular file (never blocking on a named pipe) and files over MaxFileSize.
+func (e *Env) readFile(rel string) ([]byte, error) { return e.readFileUpTo(rel, MaxFileSize) }
+
+// readFileUpTo is readFile with another limit (a journal's).
+func (e *Env) readFileUpTo(rel string, limit int64) ([]byte, error) {
+	data, err := rootfs.ReadFile(e.FS, rel, limit)
 	if err != nil {
-		return nil, readError(rel, err)
+		return nil, readError(rel, err, limit)
 	}
 	return data, nil
 }
 
-// readError words an error of rootfs.ReadFile for rel.
-func readError(rel string, err error) error {
+// readError words an error of rootfs.ReadFile for rel, read with limit.
+func readError(rel string, err error, limit int64) error {
 	var notRegular *rootfs.NotRegularError
 	var pe *fs.PathError
 	switch {
@@ -235,7 +238,7 @@ func readError(rel string, err error) error {
 	case errors.Is(err, rootfs.ErrIsDir):
 		return &FileError{File: rel, Err: rootfs.ErrIsDir}
 	case errors.Is(err, rootfs.ErrTooLarge):
-		return &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)}
+		return &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", limit>>20)}
 	case errors.As(err, &pe) && pe.Op == "read":
 		return &FileError{File: rel, Err: err} // an I/O error
 	}
