@@ -108,7 +108,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	}
 	hasJournal := false
 	for _, name := range names {
-		if kind, ok := snapshotKind(name); ok {
+		if _, _, kind, ok := parseSnapshotID(name); ok {
 			ts.Snapshots++
 			ts.Kinds[kind]++
 		}
@@ -324,46 +324,4 @@ func samePlanProblems(us []UserSession) []roadmap.Problem {
 		}
 	}
 	return out
-}
-
-// snapshotKind is the kind of a snapshot file name, current-plan.<14 digits>[-N].<kind>, read
-// without parseSnapshotID's regular expression (and time parsing): a user's directory may hold
-// thousands.
-func snapshotKind(name string) (string, bool) {
-	const prefix = "current-plan."
-	if !strings.HasPrefix(name, prefix) {
-		return "", false
-	}
-	rest := name[len(prefix):]
-	digits := func(s string) int {
-		n := 0
-		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-			n++
-		}
-		return n
-	}
-	if digits(rest) != 14 {
-		return "", false
-	}
-	if _, err := time.Parse("20060102150405", rest[:14]); err != nil {
-		return "", false
-	}
-	rest = rest[14:]
-	if strings.HasPrefix(rest, "-") {
-		n := digits(rest[1:])
-		if n == 0 {
-			return "", false
-		}
-		rest = rest[1+n:]
-	}
-	if len(rest) < 2 || rest[0] != '.' || rest[1] < 'a' || rest[1] > 'z' {
-		return "", false
-	}
-	kind := rest[1:]
-	for i := 0; i < len(kind); i++ {
-		if c := kind[i]; (c < 'a' || c > 'z') && c != '-' {
-			return "", false
-		}
-	}
-	return kind, true
 }
