@@ -156,15 +156,11 @@ func planningInside(root string) error {
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(planning)
+	real, out, err := leadsOutside(root, planning)
 	if err != nil {
 		return err
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if out {
 		return fmt.Errorf("%s is a symlink to %s, outside the project; gsd reads and writes only inside the project (%s)", planning, real, root)
 	}
 	return nil
