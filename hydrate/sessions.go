@@ -9,15 +9,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
-// DefaultIdleAfter is how long a session may go without activity before it is idle rather than
-// active: an agent that has not marked a task or been rehydrated for two hours is not at work.
-const DefaultIdleAfter = 2 * time.Hour
+// DefaultIdleAfter is config.DefaultIdleAfter, for callers that show it (a flag's default).
+const DefaultIdleAfter = config.DefaultIdleAfter
 
 // The states gsd sessions gives a user's session.
 const (
@@ -59,11 +59,11 @@ type SessionsResult struct {
 }
 
 // Sessions reports every user's session under .planning/sessions, with its state against the
-// project and the idle threshold (0: DefaultIdleAfter). It writes nothing and reads no snapshot's
+// project and the idle threshold (0: the idleAfter setting). It writes nothing and reads no snapshot's
 // contents, only their names: it stays fast with thousands of archives.
 func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 	if idleAfter <= 0 {
-		idleAfter = DefaultIdleAfter
+		idleAfter = e.settings.IdleAfter
 	}
 	res := &SessionsResult{IdleAfter: idleAfter}
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
