@@ -61,7 +61,18 @@ func (s *Settings) Value(key string) string {
 	return ""
 }
 
-// short is d as Go writes it without zero units at its end: "2h", "1m30s", "10s".
+// Typed is the setting key as gsd config --json shows it: a number, a boolean, or a duration
+// written as Value writes it.
+func (s *Settings) Typed(key string) any {
+	switch key {
+	case "keepSnapshots":
+		return s.KeepSnapshots
+	case "journal":
+		return s.Journal
+	}
+	return s.Value(key)
+}
+
 // FormatDuration writes a duration as people write them in config files: "2h", "90m", "10s".
 func FormatDuration(d time.Duration) string {
 	out := d.String()

@@ -136,3 +136,20 @@ func TestTooLargeInFile(t *testing.T) {
 		t.Errorf("environment: %v", err)
 	}
 }
+
+// Every key has a value, typed for JSON as gsd config --json shows it.
+func TestTyped(t *testing.T) {
+	s, err := Load(nil, 0, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h"}
+	for _, k := range Keys {
+		if got := s.Typed(k); got != want[k] {
+			t.Errorf("%s: %#v, want %#v", k, got, want[k])
+		}
+	}
+	if len(Keys) != len(want) {
+		t.Errorf("keys %q", Keys)
+	}
+}
