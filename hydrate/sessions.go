@@ -106,19 +106,21 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	if err != nil {
 		return ts, false, nil
 	}
-	hasJournal := false
+	hasSession, hasJournal := false, false
 	for _, name := range names {
 		if _, _, kind, ok := parseSnapshotID(name); ok {
 			ts.Snapshots++
 			ts.Kinds[kind]++
 		}
-		if name == journal.FileName {
-			hasJournal = true
-		}
+		hasSession = hasSession || name == SessionFileName
+		hasJournal = hasJournal || name == journal.FileName
 	}
-	fi, statErr := fs.Stat(e.FS, ts.Path)
-	if statErr != nil && ts.Snapshots == 0 && !hasJournal {
-		return ts, false, nil
+	// The session file is read once, by Inspect.
+	var s *Session
+	var inspectErr error
+	if hasSession {
+		s, inspectErr = other.Inspect()
+		hasSession = inspectErr != nil || s.State != StateNoSession // not a dangling symlink
 	}
 	var warn error
 	var last journal.Event
@@ -144,25 +146,34 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 			last, haveLast = evs[len(evs)-1], true
 		}
 	}
-	if statErr != nil {
+	// The journal's time is the activity when the session is still what its last event left;
+	// a session changed since (by hand, or by a gsd without a journal), or unreadable, has its
+	// file's time. A session file that cannot even be stat'ed is no session.
+	switch {
+	case !hasSession:
+	case haveLast && inspectErr == nil && last.SHA256 == journal.Hash(s.src, true):
+		ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
+	default:
+		fi, err := fs.Stat(e.FS, ts.Path)
+		if err != nil {
+			hasSession = false
+			break
+		}
+		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC().Truncate(time.Second), "file"
+	}
+	if !hasSession {
+		if ts.Snapshots == 0 && !hasJournal {
+			return ts, false, nil
+		}
 		ts.State = TeamNoSession
 		if haveLast {
 			ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
 		}
 		return ts, true, warn
 	}
-	src, readErr := other.readFile(ts.Path)
-	// The journal's time is the activity when the session is still what its last event left;
-	// a session changed since (by hand, or by a gsd without a journal) has its file's time.
-	if haveLast && readErr == nil && last.SHA256 == journal.Hash(src, true) {
-		ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
-	} else {
-		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC().Truncate(time.Second), "file"
-	}
-	s, err := other.Inspect()
-	if err != nil {
+	if inspectErr != nil {
 		ts.State = TeamCorrupt
-		ts.Reasons = append(ts.Reasons, err.Error())
+		ts.Reasons = append(ts.Reasons, inspectErr.Error())
 		return ts, true, warn
 	}
 	ts.Plan, ts.Done, ts.Total, ts.ResumeTask = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask
