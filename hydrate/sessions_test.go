@@ -2,6 +2,8 @@ package hydrate
 
 import (
 	"io/fs"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,5 +62,52 @@ func TestSessionsReadEachSessionOnce(t *testing.T) {
 		if n := c.opens[".planning/sessions/"+u+"/current-plan.md"]; n != 1 {
 			t.Errorf("%s's session opened %d times, want once", u, n)
 		}
+	}
+}
+
+// Two users on one plan is decided by one rule in gsd sessions, hydrate and progress --check: a
+// teammate whose session on the plan is stale, complete or corrupt is not working on it.
+func TestSamePlanOneRule(t *testing.T) {
+	const p = ".planning/phases/03-three/03-02-PLAN.md"
+	files := baseFiles()
+	files[".planning/sessions/ann/current-plan.md"] = session(p, "complete", "pending", "pending")
+	files[".planning/sessions/bob/current-plan.md"] = session(p, "complete", "in-progress", "pending")
+	files[".planning/sessions/cy/current-plan.md"] = session(p, "complete", "pending") // stale: the plan has 3 tasks
+	files[".planning/sessions/dee/current-plan.md"] = session(p, "complete", "complete", "complete")
+	files[".planning/sessions/eve/current-plan.md"] = strings.Replace(session(p, "pending", "pending", "pending"), "<tasks>", "", 1) // corrupt
+	e := project(t, files)
+	want := "ann and bob are working on the same plan " + p + "; their statuses will diverge"
+
+	if others := e.OthersOnPlan(p); !slices.Equal(others, []string{"bob"}) {
+		t.Errorf("hydrate: others on the plan %q, want bob", others)
+	} else if w := e.SamePlanWarning(others, p); w != want {
+		t.Errorf("hydrate: %q", w)
+	}
+	res, err := e.Sessions(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Warnings, []string{want}) {
+		t.Errorf("sessions: warnings %q", res.Warnings)
+	}
+	states := map[string]string{}
+	for _, s := range res.Sessions {
+		states[s.User] = s.State
+	}
+	if states["cy"] != TeamStale || states["dee"] != TeamComplete || states["eve"] != TeamCorrupt {
+		t.Fatalf("states %v: the test proves nothing", states)
+	}
+	pr, err := e.Progress()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pb := range pr.Problems {
+		if strings.Contains(pb.Message, "same plan") {
+			got = append(got, pb.Message)
+		}
+	}
+	if !slices.Equal(got, []string{want}) {
+		t.Errorf("progress: %q", got)
 	}
 }
