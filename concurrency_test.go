@@ -321,7 +321,7 @@ func TestLockWaitIsBounded(t *testing.T) {
 	bad := exec.Command(bin, "-C", root, "mark-complete", "1")
 	bad.Env = gsdEnv(home, "GSD_LOCK_TIMEOUT=soon")
 	out, _ := bad.CombinedOutput()
-	if code := bad.ProcessState.ExitCode(); code != 2 || !strings.HasPrefix(string(out), "gsd: GSD_LOCK_TIMEOUT=\"soon\": not a duration") {
+	if code := bad.ProcessState.ExitCode(); code != 2 || !strings.HasPrefix(string(out), "gsd: GSD_LOCK_TIMEOUT: \"soon\" is not a duration") {
 		t.Errorf("GSD_LOCK_TIMEOUT=soon: exit %d %q", code, out)
 	}
 

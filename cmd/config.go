@@ -36,15 +36,14 @@ A bad value is an error naming the file and the key.`,
 					Value  any    `json:"value"`
 					Source string `json:"source"`
 				}
+				settings := make(map[string]setting, len(config.Keys))
+				for _, k := range config.Keys {
+					settings[k] = setting{s.Typed(k), string(s.Sources[k])}
+				}
 				return a.printJSON(struct {
 					SchemaVersion int                `json:"schemaVersion"`
 					Settings      map[string]setting `json:"settings"`
-				}{SchemaVersion, map[string]setting{
-					"keepSnapshots": {s.KeepSnapshots, string(s.Sources["keepSnapshots"])},
-					"lockTimeout":   {s.Value("lockTimeout"), string(s.Sources["lockTimeout"])},
-					"journal":       {s.Journal, string(s.Sources["journal"])},
-					"idleAfter":     {s.Value("idleAfter"), string(s.Sources["idleAfter"])},
-				}})
+				}{SchemaVersion, settings})
 			}
 			for _, k := range config.Keys {
 				printf(a.stdout, "%-14s %-6s %s\n", k, s.Value(k), s.Sources[k])

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -51,7 +50,7 @@ type app struct {
 	// Who writes, for the journal: "cli" unless a hook or server says otherwise, and the
 	// agent session when known (the hook's session_id, else GSD_INSTANCE).
 	source, instance string
-	lockDefault      time.Duration // the lock timeout without GSD_LOCK_TIMEOUT (0: hydrate's default)
+	lockDefault      time.Duration // the lock timeout over the config file's, under GSD_LOCK_TIMEOUT (0: none)
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -429,16 +428,12 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	timeout, err := a.lockTimeout()
-	if err != nil {
-		return nil, "", err
-	}
 	env, err := hydrate.Open(hydrate.Config{
 		Dir:         dir,
 		Identity:    a.identityEnv(dir),
 		Workstream:  a.getenv("GSD_WORKSTREAM"),
 		Now:         a.now,
-		LockTimeout: timeout,
+		LockTimeout: a.lockDefault,
 		History:     a.history(),
 	})
 	a.env = env
@@ -455,30 +450,6 @@ func (a *app) history() hydrate.History {
 		h.Instance = a.getenv("GSD_INSTANCE")
 	}
 	return h
-}
-
-// lockTimeout is GSD_LOCK_TIMEOUT (a Go duration such as 500ms or 30s, or whole seconds), how
-// long a write waits for another gsd process; 0 (unset) means hydrate.DefaultLockTimeout.
-func (a *app) lockTimeout() (time.Duration, error) {
-	s := a.getenv("GSD_LOCK_TIMEOUT")
-	if s == "" {
-		return a.lockDefault, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		n, nerr := strconv.ParseInt(s, 10, 64)
-		if nerr != nil && !errors.Is(nerr, strconv.ErrRange) {
-			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: not a duration (such as 500ms or 30s)", s)}
-		}
-		if nerr != nil || n > int64(math.MaxInt64/time.Second) {
-			return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: too large", s)}
-		}
-		d = time.Duration(n) * time.Second
-	}
-	if d <= 0 {
-		return 0, usageError{fmt.Errorf("GSD_LOCK_TIMEOUT=%q: must be positive", s)}
-	}
-	return d, nil
 }
 
 // clock is the current time, or SOURCE_DATE_EPOCH when set (the reproducible-builds convention),

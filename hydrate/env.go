@@ -35,15 +35,14 @@ const SessionsDir = ".planning/sessions"
 // SessionFileName is the session file inside a user's directory.
 const SessionFileName = "current-plan.md"
 
-// DefaultLockTimeout bounds how long a command waits for another gsd process's write.
-const DefaultLockTimeout = 10 * time.Second
-
 // Config is what the caller knows about the invocation.
 type Config struct {
-	Dir         string           // where to start looking for the project (absolute)
-	Identity    identity.Sources // identity sources; its Dir is set to Dir when empty
-	Workstream  string           // GSD_WORKSTREAM, "" if unset
-	Now         func() time.Time
+	Dir        string           // where to start looking for the project (absolute)
+	Identity   identity.Sources // identity sources; its Dir is set to Dir when empty
+	Workstream string           // GSD_WORKSTREAM, "" if unset
+	Now        func() time.Time
+	// LockTimeout is how long a write waits for another gsd process: over the config file's
+	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
 	LockTimeout time.Duration
 	History     History // the session journal and snapshots (history.go)
 }
@@ -127,9 +126,6 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	if err := e.configure(); err != nil {
 		return nil, err
 	}
-	if e.lockTimeout <= 0 {
-		e.lockTimeout = DefaultLockTimeout
-	}
 	return e, nil
 }
 
@@ -160,15 +156,11 @@ func planningInside(root string) error {
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(planning)
+	real, out, err := leadsOutside(root, planning)
 	if err != nil {
 		return err
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if out {
 		return fmt.Errorf("%s is a symlink to %s, outside the project; gsd reads and writes only inside the project (%s)", planning, real, root)
 	}
 	return nil
@@ -218,17 +210,20 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 const MaxFileSize = 8 << 20
 
 // readFile reads a project file through the rooted FS, refusing directories, anything but a
-// regular file (never blocking on a named pipe) and huge files.
-func (e *Env) readFile(rel string) ([]byte, error) {
-	data, err := rootfs.ReadFile(e.FS, rel, MaxFileSize)
+// regular file (never blocking on a named pipe) and files over MaxFileSize.
+func (e *Env) readFile(rel string) ([]byte, error) { return e.readFileUpTo(rel, MaxFileSize) }
+
+// readFileUpTo is readFile with another limit (a journal's).
+func (e *Env) readFileUpTo(rel string, limit int64) ([]byte, error) {
+	data, err := rootfs.ReadFile(e.FS, rel, limit)
 	if err != nil {
-		return nil, readError(rel, err)
+		return nil, readError(rel, err, limit)
 	}
 	return data, nil
 }
 
-// readError words an error of rootfs.ReadFile for rel.
-func readError(rel string, err error) error {
+// readError words an error of rootfs.ReadFile for rel, read with limit.
+func readError(rel string, err error, limit int64) error {
 	var notRegular *rootfs.NotRegularError
 	var pe *fs.PathError
 	switch {
@@ -239,7 +234,7 @@ func readError(rel string, err error) error {
 	case errors.Is(err, rootfs.ErrIsDir):
 		return &FileError{File: rel, Err: rootfs.ErrIsDir}
 	case errors.Is(err, rootfs.ErrTooLarge):
-		return &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", MaxFileSize>>20)}
+		return &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", limit>>20)}
 	case errors.As(err, &pe) && pe.Op == "read":
 		return &FileError{File: rel, Err: err} // an I/O error
 	}

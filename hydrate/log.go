@@ -3,7 +3,6 @@ package hydrate
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -25,13 +24,17 @@ type LogResult struct {
 	Problems []string // lines skipped
 }
 
-// MaxJournalSize bounds the journal gsd log and gsd tasks --at read: some 300,000 events.
+// MaxJournalSize bounds the journals gsd reads whole (gsd log, tasks --at, stats, sessions):
+// some 300,000 events.
 const MaxJournalSize = 64 << 20
 
-// readJournal reads and parses the whole journal; a missing one has no events.
-func (e *Env) readJournal() (*LogResult, error) {
-	res := &LogResult{Path: e.JournalPath()}
-	data, err := e.readWhole(res.Path, MaxJournalSize)
+// readJournal reads and parses the user's whole journal; a missing one has no events.
+func (e *Env) readJournal() (*LogResult, error) { return e.readJournalAt(e.JournalPath()) }
+
+// readJournalAt reads and parses the whole journal rel; a missing one has no events.
+func (e *Env) readJournalAt(rel string) (*LogResult, error) {
+	res := &LogResult{Path: rel}
+	data, err := e.readFileUpTo(rel, MaxJournalSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return res, nil
 	}
@@ -41,7 +44,7 @@ func (e *Env) readJournal() (*LogResult, error) {
 	evs, probs := journal.Parse(data)
 	res.Events = evs
 	for _, p := range probs {
-		res.Problems = append(res.Problems, fmt.Sprintf("%s:%d: skipped: %s", res.Path, p.Line, p.Message))
+		res.Problems = append(res.Problems, fmt.Sprintf("%s:%d: skipped: %s", rel, p.Line, p.Message))
 	}
 	return res, nil
 }
@@ -152,35 +155,4 @@ func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
 	}
 	res.Session = s
 	return res, nil
-}
-
-// readWhole reads a regular file of at most limit bytes in one read, through the rooted FS;
-// anything else (a directory, a FIFO: never opened) is an error naming it.
-func (e *Env) readWhole(rel string, limit int64) ([]byte, error) {
-	fi, err := fs.Stat(e.FS, rel)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		what := fmt.Sprintf("not a regular file (%v)", fi.Mode().Type())
-		if fi.IsDir() {
-			what = "is a directory"
-		}
-		return nil, &FileError{File: rel, Err: errors.New(what)}
-	}
-	if fi.Size() > limit {
-		return nil, &FileError{File: rel, Err: fmt.Errorf("larger than the %d MiB gsd reads", limit>>20)}
-	}
-	f, err := e.FS.Open(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// One buffer of the right size (and a byte more, to see growth since the Stat).
-	buf := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, &FileError{File: rel, Err: err}
-	}
-	return buf[:n], nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/identity"
 )
 
 // KindPreResume is the snapshot of the session a resume replaced; gsd never deletes it.
@@ -21,23 +22,9 @@ type ResumeResult struct {
 	Session   *Session // the session after
 }
 
-// isUserDirName reports whether s is a session directory name as identity sanitises names:
-// `^[a-z0-9]+(-[a-z0-9]+)*$` (a matcher, not a regular expression compiled at every start).
-func isUserDirName(s string) bool {
-	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-		case c == '-' && s[i-1] != '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
+// isUserDirName reports whether s is a session directory name: a name identity.Sanitize leaves
+// as it is.
+func isUserDirName(s string) bool { return s != "" && identity.Sanitize(s) == s }
 
 // Resume takes a teammate's session over: their session file is copied into the user's (the
 // header naming the user), the user's own session kept first as a pre-resume snapshot. Both

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// isUserDirName stands for the expression it replaced; hold it to it.
+// A session directory name, as identity sanitises names, is `^[a-z0-9]+(-[a-z0-9]+)*$`.
 func TestIsUserDirName(t *testing.T) {
 	re := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	for _, s := range []string{"", "ann", "john-doe", "a-b-c", "a--b", "-ann", "ann-", "Ann", "jos-garca", "user123", "x_y", "李雷", "a b", "-", "9"} {

@@ -9,15 +9,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
-// DefaultIdleAfter is how long a session may go without activity before it is idle rather than
-// active: an agent that has not marked a task or been rehydrated for two hours is not at work.
-const DefaultIdleAfter = 2 * time.Hour
+// DefaultIdleAfter is config.DefaultIdleAfter, for callers that show it (a flag's default).
+const DefaultIdleAfter = config.DefaultIdleAfter
 
 // The states gsd sessions gives a user's session.
 const (
@@ -49,6 +49,8 @@ type TeamSession struct {
 	Kinds        map[string]int `json:"snapshotKinds"`
 	Reasons      []string       `json:"reasons"`
 	SharedWith   []string       `json:"sharedWith,omitempty"` // other users working on the same plan
+
+	state SessionState // as Inspect judged it, for sharedPlans
 }
 
 // SessionsResult is every user's session.
@@ -59,11 +61,11 @@ type SessionsResult struct {
 }
 
 // Sessions reports every user's session under .planning/sessions, with its state against the
-// project and the idle threshold (0: DefaultIdleAfter). It writes nothing and reads no snapshot's
+// project and the idle threshold (0: the idleAfter setting). It writes nothing and reads no snapshot's
 // contents, only their names: it stays fast with thousands of archives.
 func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 	if idleAfter <= 0 {
-		idleAfter = DefaultIdleAfter
+		idleAfter = e.settings.IdleAfter
 	}
 	res := &SessionsResult{IdleAfter: idleAfter}
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
@@ -106,19 +108,21 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	if err != nil {
 		return ts, false, nil
 	}
-	hasJournal := false
+	hasSession, hasJournal := false, false
 	for _, name := range names {
-		if kind, ok := snapshotKind(name); ok {
+		if _, _, kind, ok := parseSnapshotID(name); ok {
 			ts.Snapshots++
 			ts.Kinds[kind]++
 		}
-		if name == journal.FileName {
-			hasJournal = true
-		}
+		hasSession = hasSession || name == SessionFileName
+		hasJournal = hasJournal || name == journal.FileName
 	}
-	fi, statErr := fs.Stat(e.FS, ts.Path)
-	if statErr != nil && ts.Snapshots == 0 && !hasJournal {
-		return ts, false, nil
+	// The session file is read once, by Inspect.
+	var s *Session
+	var inspectErr error
+	if hasSession {
+		s, inspectErr = other.Inspect()
+		hasSession = inspectErr != nil || s.State != StateNoSession // not a dangling symlink
 	}
 	var warn error
 	var last journal.Event
@@ -144,28 +148,37 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 			last, haveLast = evs[len(evs)-1], true
 		}
 	}
-	if statErr != nil {
+	// The journal's time is the activity when the session is still what its last event left;
+	// a session changed since (by hand, or by a gsd without a journal), or unreadable, has its
+	// file's time. A session file that cannot even be stat'ed is no session.
+	switch {
+	case !hasSession:
+	case haveLast && inspectErr == nil && last.SHA256 == journal.Hash(s.src, true):
+		ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
+	default:
+		fi, err := fs.Stat(e.FS, ts.Path)
+		if err != nil {
+			hasSession = false
+			break
+		}
+		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC().Truncate(time.Second), "file"
+	}
+	if !hasSession {
+		if ts.Snapshots == 0 && !hasJournal {
+			return ts, false, nil
+		}
 		ts.State = TeamNoSession
 		if haveLast {
 			ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
 		}
 		return ts, true, warn
 	}
-	src, readErr := other.readFile(ts.Path)
-	// The journal's time is the activity when the session is still what its last event left;
-	// a session changed since (by hand, or by a gsd without a journal) has its file's time.
-	if haveLast && readErr == nil && last.SHA256 == journal.Hash(src, true) {
-		ts.LastActivity, ts.ActivityFrom = last.Time.UTC().Truncate(time.Second), "journal"
-	} else {
-		ts.LastActivity, ts.ActivityFrom = fi.ModTime().UTC().Truncate(time.Second), "file"
-	}
-	s, err := other.Inspect()
-	if err != nil {
+	if inspectErr != nil {
 		ts.State = TeamCorrupt
-		ts.Reasons = append(ts.Reasons, err.Error())
+		ts.Reasons = append(ts.Reasons, inspectErr.Error())
 		return ts, true, warn
 	}
-	ts.Plan, ts.Done, ts.Total, ts.ResumeTask = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask
+	ts.Plan, ts.Done, ts.Total, ts.ResumeTask, ts.state = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask, s.State
 	for _, t := range s.Tasks {
 		if t.Status == planfile.InProgress {
 			ts.InProgress = append(ts.InProgress, t.Number)
@@ -196,36 +209,51 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	return ts, true, warn
 }
 
-// markShared sets SharedWith on the sessions with work left that name one plan, and returns
-// one warning per such plan.
-func markShared(ss []TeamSession) []string {
-	by := map[string][]int{}
-	for i, s := range ss {
-		if s.Plan != "" && (s.State == TeamActive || s.State == TeamIdle) {
-			by[s.Plan] = append(by[s.Plan], i)
+// planUser is one user's session as the same-plan warning sees it.
+type planUser struct {
+	user, plan string
+	state      SessionState
+}
+
+// sharedPlans is the one rule of the same-plan warning (gsd sessions, hydrate and progress
+// --check): a user works on a plan when their session names it and has a task to resume, neither
+// stale, corrupt nor complete; two people (or agents) working on one plan duplicate work. It
+// returns those plans, sorted, and who works on each, in the order of us.
+func sharedPlans(us []planUser) (plans []string, users map[string][]string) {
+	users = map[string][]string{}
+	for _, u := range us {
+		if u.plan != "" && u.state == StateResume {
+			users[u.plan] = append(users[u.plan], u.user)
 		}
 	}
-	var plans []string
-	for p, is := range by {
-		if len(is) > 1 {
+	for p, on := range users {
+		if len(on) > 1 {
 			plans = append(plans, p)
 		}
 	}
 	sort.Strings(plans)
+	return plans, users
+}
+
+// markShared sets SharedWith on the sessions that share a plan (sharedPlans), and returns one
+// warning per such plan.
+func markShared(ss []TeamSession) []string {
+	us := make([]planUser, len(ss))
+	at := make(map[string]int, len(ss))
+	for i, s := range ss {
+		us[i], at[s.User] = planUser{s.User, s.Plan, s.state}, i
+	}
+	plans, users := sharedPlans(us)
 	var warns []string
 	for _, p := range plans {
-		var users []string
-		for _, i := range by[p] {
-			users = append(users, ss[i].User)
-		}
-		for _, i := range by[p] {
-			for _, u := range users {
-				if u != ss[i].User {
-					ss[i].SharedWith = append(ss[i].SharedWith, u)
+		for _, u := range users[p] {
+			for _, o := range users[p] {
+				if o != u {
+					ss[at[u]].SharedWith = append(ss[at[u]].SharedWith, o)
 				}
 			}
 		}
-		warns = append(warns, samePlanWarning(users, p))
+		warns = append(warns, samePlanWarning(users[p], p))
 	}
 	return warns
 }
@@ -234,8 +262,9 @@ func samePlanWarning(users []string, plan string) string {
 	return fmt.Sprintf("%s are working on the same plan %s; their statuses will diverge", andList(users), plan)
 }
 
-// OthersOnPlan lists the other users whose session names plan and still has a task to do: two
-// people (or agents) on one plan duplicate work. It reads only the session files.
+// OthersOnPlan lists the other users who work on plan as the user does, by sharedPlans' rule,
+// for when the user's session has a task to resume on plan. Every teammate's session file is
+// read for its header; only those naming plan are judged.
 func (e *Env) OthersOnPlan(plan string) []string {
 	if plan == "" {
 		return nil
@@ -244,29 +273,26 @@ func (e *Env) OthersOnPlan(plan string) []string {
 	if err != nil {
 		return nil
 	}
-	var out []string
+	us := []planUser{{e.User.User, plan, StateResume}}
 	for _, d := range ents {
 		if !d.IsDir() || d.Name() == e.User.User {
 			continue
 		}
-		src, err := e.readFile(path.Join(SessionsDir, d.Name(), SessionFileName))
-		if err != nil {
-			continue
+		other := *e
+		other.User.User = d.Name()
+		src, err := other.readFile(other.SessionPath())
+		if err != nil || planfile.ReadHeader(src).Plan != plan {
+			continue // most teammates follow another plan: their sessions need not be judged
 		}
-		if planfile.ReadHeader(src).Plan != plan {
-			continue // most teammates follow another plan: their tasks need not be scanned
-		}
-		p := planfile.Scan(src)
-		if p.Err != nil {
-			continue
-		}
-		if sts, err := p.Statuses(); err == nil {
-			if c := planfile.Count(sts); c.Total > 0 && c.Complete < c.Total {
-				out = append(out, d.Name())
-			}
+		if s, err := other.Inspect(); err == nil {
+			us = append(us, planUser{d.Name(), s.Plan, s.State})
 		}
 	}
-	return out
+	_, users := sharedPlans(us)
+	if len(users[plan]) < 2 {
+		return nil
+	}
+	return users[plan][1:]
 }
 
 // SamePlanWarning is the warning for the user and others on one plan.
@@ -303,67 +329,17 @@ func roundDuration(d time.Duration) string {
 	}
 }
 
-// samePlanProblems is a warning for each plan that two users' sessions with work left name, for
-// gsd progress (and --check).
+// samePlanProblems is a warning for each plan users share (sharedPlans), for gsd progress (and
+// --check).
 func samePlanProblems(us []UserSession) []roadmap.Problem {
-	by := map[string][]string{}
-	var plans []string
-	for _, u := range us {
-		if u.State != StateResume || u.Plan == "" {
-			continue
-		}
-		if by[u.Plan] == nil {
-			plans = append(plans, u.Plan)
-		}
-		by[u.Plan] = append(by[u.Plan], u.User)
+	pus := make([]planUser, len(us))
+	for i, u := range us {
+		pus[i] = planUser{u.User, u.Plan, u.State}
 	}
+	plans, users := sharedPlans(pus)
 	var out []roadmap.Problem
 	for _, p := range plans {
-		if len(by[p]) > 1 {
-			out = append(out, roadmap.Problem{Severity: roadmap.SeverityWarning, File: path.Join(SessionsDir), Message: samePlanWarning(by[p], p)})
-		}
+		out = append(out, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: samePlanWarning(users[p], p)})
 	}
 	return out
-}
-
-// snapshotKind is the kind of a snapshot file name, current-plan.<14 digits>[-N].<kind>, read
-// without parseSnapshotID's regular expression (and time parsing): a user's directory may hold
-// thousands.
-func snapshotKind(name string) (string, bool) {
-	const prefix = "current-plan."
-	if !strings.HasPrefix(name, prefix) {
-		return "", false
-	}
-	rest := name[len(prefix):]
-	digits := func(s string) int {
-		n := 0
-		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-			n++
-		}
-		return n
-	}
-	if digits(rest) != 14 {
-		return "", false
-	}
-	if _, err := time.Parse("20060102150405", rest[:14]); err != nil {
-		return "", false
-	}
-	rest = rest[14:]
-	if strings.HasPrefix(rest, "-") {
-		n := digits(rest[1:])
-		if n == 0 {
-			return "", false
-		}
-		rest = rest[1+n:]
-	}
-	if len(rest) < 2 || rest[0] != '.' || rest[1] < 'a' || rest[1] > 'z' {
-		return "", false
-	}
-	kind := rest[1:]
-	for i := 0; i < len(kind); i++ {
-		if c := kind[i]; (c < 'a' || c > 'z') && c != '-' {
-			return "", false
-		}
-	}
-	return kind, true
 }

@@ -2,35 +2,27 @@ package hydrate
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 
 	"github.com/gsd-tools/gsd/hydrate/config"
 )
 
-// configure applies the gsd section of .planning/config.json and the environment. What the
-// caller set explicitly in Config wins over both.
+// configure applies the gsd section of .planning/config.json, the caller's lock timeout and the
+// environment (config.Load says which wins).
 func (e *Env) configure() error {
-	var data []byte
-	fi, err := fs.Stat(e.FS, config.File)
+	data, err := e.readFile(config.File) // never a FIFO or a device: a regular file or nothing
+	var fe *FileError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		data = nil
+	case errors.As(err, &fe):
+		return &config.Error{Where: config.File, Err: fe.Err}
 	case err != nil:
 		return &config.Error{Where: config.File, Err: err}
-	case !fi.Mode().IsRegular():
-		// Never open a FIFO or a device: GSD's config file is a regular file or nothing.
-		return &config.Error{Where: config.File, Err: fmt.Errorf("not a regular file (%v)", fi.Mode().Type())}
-	default:
-		if data, err = e.readFile(config.File); err != nil {
-			return err
-		}
 	}
-	s, err := config.Load(data, e.lookupEnv)
+	s, err := config.Load(data, e.lockTimeout, e.lookupEnv)
 	if err != nil {
 		return err
-	}
-	if e.lockTimeout > 0 && s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
-		s.LockTimeout, s.Sources["lockTimeout"] = e.lockTimeout, "caller"
 	}
 	e.lockTimeout = s.LockTimeout
 	if e.hist.KeepSnapshots <= 0 {

@@ -70,20 +70,13 @@ func (e *Env) Stats(all bool) (*Stats, error) {
 	st := &Stats{Users: users, BySource: map[string]int{}, ByInstance: map[string]int{}, Briefs: BriefSizes{Limit: HookOutputLimit}, Problems: []string{}}
 	total := 0
 	for _, u := range users {
-		rel := path.Join(SessionsDir, u, journal.FileName)
-		data, err := e.readFile(rel)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		lr, err := e.readJournalAt(path.Join(SessionsDir, u, journal.FileName))
 		if err != nil {
 			st.Problems = append(st.Problems, err.Error())
 			continue
 		}
-		evs, probs := journal.Parse(data)
-		for _, p := range probs {
-			st.Problems = append(st.Problems, rel+":"+p.String())
-		}
-		for _, ev := range evs {
+		st.Problems = append(st.Problems, lr.Problems...)
+		for _, ev := range lr.Events {
 			se := &StatEvent{User: u, Seq: ev.Seq, Time: ev.Time, Source: ev.Note, Instance: ev.Instance, Size: ev.Size}
 			switch ev.Type {
 			case journal.Rehydrated:

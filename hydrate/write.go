@@ -81,18 +81,28 @@ func (e *Env) sessionDir() (string, error) {
 // inside checks that the existing directory dir, once symlinks are resolved, is inside the
 // project; rel names it in the error.
 func (e *Env) inside(rel, dir string) error {
-	real, err := filepath.EvalSymlinks(dir)
+	real, out, err := leadsOutside(e.Root, dir)
 	if err != nil {
 		return err
 	}
-	root, err := filepath.EvalSymlinks(e.Root)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if out {
 		return fmt.Errorf("%s: resolves to %s, outside the project; refusing to write there", rel, real)
 	}
 	return nil
+}
+
+// leadsOutside resolves the symlinks of the existing path p and says whether where it leads
+// (real) is outside the directory root, whose own symlinks are resolved too.
+func leadsOutside(root, p string) (real string, out bool, err error) {
+	if real, err = filepath.EvalSymlinks(p); err != nil {
+		return "", false, err
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false, err
+	}
+	r, err := filepath.Rel(realRoot, real)
+	return real, err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)), nil
 }
 
 // writeSession atomically replaces the session file with data.

@@ -6,7 +6,9 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,7 +61,18 @@ func (s *Settings) Value(key string) string {
 	return ""
 }
 
-// short is d as Go writes it without zero units at its end: "2h", "1m30s", "10s".
+// Typed is the setting key as gsd config --json shows it: a number, a boolean, or a duration
+// written as Value writes it.
+func (s *Settings) Typed(key string) any {
+	switch key {
+	case "keepSnapshots":
+		return s.KeepSnapshots
+	case "journal":
+		return s.Journal
+	}
+	return s.Value(key)
+}
+
 // FormatDuration writes a duration as people write them in config files: "2h", "90m", "10s".
 func FormatDuration(d time.Duration) string {
 	out := d.String()
@@ -92,9 +105,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // invocation's, so a usage error) rather than the config file.
 func (e *Error) FromEnvironment() bool { return strings.HasPrefix(e.Where, "GSD_") }
 
-// Load works out the effective settings from the config file's bytes (nil when there is none)
-// and the environment: GSD_LOCK_TIMEOUT overrides lockTimeout.
-func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error) {
+// Load works out the effective settings from the config file's bytes (nil when there is none),
+// the caller's lock timeout and the environment. Each of these, when given, overrides what comes
+// before it: the file the defaults; lockWait (0: none) the file's lockTimeout, for a caller that
+// must not wait long (a hook); GSD_LOCK_TIMEOUT both, and GSD_IDLE_AFTER the file's idleAfter.
+func Load(data []byte, lockWait time.Duration, lookupEnv func(string) (string, bool)) (*Settings, error) {
 	s := &Settings{
 		KeepSnapshots: DefaultKeepSnapshots,
 		LockTimeout:   DefaultLockTimeout,
@@ -110,6 +125,9 @@ func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error)
 			return nil, err
 		}
 	}
+	if lockWait > 0 {
+		s.LockTimeout, s.Sources["lockTimeout"] = lockWait, "caller"
+	}
 	if lookupEnv != nil {
 		if v, ok := lookupEnv("GSD_LOCK_TIMEOUT"); ok && v != "" {
 			d, err := ParseDuration(v)
@@ -120,10 +138,7 @@ func Load(data []byte, lookupEnv func(string) (string, bool)) (*Settings, error)
 		}
 		if v, ok := lookupEnv("GSD_IDLE_AFTER"); ok && v != "" {
 			d, err := ParseDuration(v)
-			if err != nil || d <= 0 {
-				if err == nil {
-					err = fmt.Errorf("%q: not a positive duration (such as 90m or 2h)", v)
-				}
+			if err != nil {
 				return nil, &Error{Where: "GSD_IDLE_AFTER", Err: err}
 			}
 			s.IdleAfter, s.Sources["idleAfter"] = d, "GSD_IDLE_AFTER"
@@ -186,6 +201,9 @@ func (s *Settings) file(data []byte) error {
 	return nil
 }
 
+// maxSeconds is the most whole seconds a time.Duration holds (some 292 years).
+const maxSeconds = math.MaxInt64 / int64(time.Second)
+
 // jsonDuration reads a duration written as a string ("10s", "2h") or a number of seconds.
 func jsonDuration(v json.RawMessage) (time.Duration, error) {
 	var str string
@@ -194,20 +212,32 @@ func jsonDuration(v json.RawMessage) (time.Duration, error) {
 	}
 	var n float64
 	if err := json.Unmarshal(v, &n); err == nil && n > 0 {
+		if n >= float64(maxSeconds) {
+			return 0, fmt.Errorf("%s is too large", v)
+		}
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	return 0, fmt.Errorf("%s is not a duration (such as \"10s\" or \"2h\")", v)
 }
 
-// ParseDuration reads a positive Go duration ("500ms", "30s", "2h") or whole seconds ("30").
+// ParseDuration reads a positive Go duration ("500ms", "30s", "2h") or whole seconds ("30"),
+// white space around it ignored. Seconds beyond what a duration holds are refused, never wrapped
+// around into some other wait.
 func ParseDuration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(s))
+	t := strings.TrimSpace(s)
+	d, err := time.ParseDuration(t)
 	if err != nil {
-		n, nerr := strconv.Atoi(strings.TrimSpace(s))
-		if nerr != nil {
+		n, nerr := strconv.ParseInt(t, 10, 64)
+		switch {
+		case nerr != nil && !errors.Is(nerr, strconv.ErrRange):
 			return 0, fmt.Errorf("%q is not a duration (such as 500ms, 30s or 2h)", s)
+		case n < 0:
+			d = 0 // not positive, below
+		case nerr != nil || n > maxSeconds:
+			return 0, fmt.Errorf("%q is too large", s)
+		default:
+			d = time.Duration(n) * time.Second
 		}
-		d = time.Duration(n) * time.Second
 	}
 	if d <= 0 {
 		return 0, fmt.Errorf("%q must be positive", s)

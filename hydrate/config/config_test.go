@@ -20,7 +20,7 @@ func env(kv ...string) func(string) (string, bool) {
 
 func TestDefaults(t *testing.T) {
 	for _, data := range [][]byte{nil, []byte(`{"mode": "yolo"}`), []byte(`{"gsd": null}`), []byte(`{"gsd": {}}`)} {
-		s, err := Load(data, env())
+		s, err := Load(data, 0, env())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestDefaults(t *testing.T) {
 
 func TestFileAndEnvironment(t *testing.T) {
 	data := []byte(`{"mode": "interactive", "gsd": {"keepSnapshots": 3, "lockTimeout": "30s", "journal": false, "idleAfter": 5400, "colour": "blue"}}`)
-	s, err := Load(data, env())
+	s, err := Load(data, 0, env())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestFileAndEnvironment(t *testing.T) {
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "gsd.colour: unknown setting") {
 		t.Errorf("warnings %v", s.Warnings)
 	}
-	s, err = Load(data, env("GSD_LOCK_TIMEOUT", "2"))
+	s, err = Load(data, 0, env("GSD_LOCK_TIMEOUT", "2"))
 	if err != nil || s.LockTimeout != 2*time.Second || s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
 		t.Errorf("env override: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
 	}
@@ -67,13 +67,89 @@ func TestBadValuesNameFileAndKey(t *testing.T) {
 		`{"gsd": []}`:                        ".planning/config.json: gsd: must be an object",
 		`{"gsd": {"journal": true}, "mode":`: ".planning/config.json: not a JSON object: unexpected end of JSON input",
 	} {
-		_, err := Load([]byte(data), env())
+		_, err := Load([]byte(data), 0, env())
 		var ce *Error
 		if !errors.As(err, &ce) || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", data, err, want)
 		}
 	}
-	if _, err := Load(nil, env("GSD_LOCK_TIMEOUT", "never")); err == nil || !strings.HasPrefix(err.Error(), "GSD_LOCK_TIMEOUT: ") {
+	if _, err := Load(nil, 0, env("GSD_LOCK_TIMEOUT", "never")); err == nil || !strings.HasPrefix(err.Error(), "GSD_LOCK_TIMEOUT: ") {
 		t.Errorf("bad environment value: %v", err)
+	}
+}
+
+// The caller's lock timeout (a hook's short wait) is over the file's, GSD_LOCK_TIMEOUT over both.
+func TestCallerLockTimeout(t *testing.T) {
+	data := []byte(`{"gsd": {"lockTimeout": "30s"}}`)
+	s, err := Load(data, time.Second, env())
+	if err != nil || s.LockTimeout != time.Second || s.Sources["lockTimeout"] != "caller" {
+		t.Errorf("caller over file: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
+	}
+	s, err = Load(data, time.Second, env("GSD_LOCK_TIMEOUT", "5s"))
+	if err != nil || s.LockTimeout != 5*time.Second || s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
+		t.Errorf("environment over caller: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
+	}
+}
+
+// ParseDuration is the one reader of durations, for the file and the environment alike: white
+// space around a value is ignored, and a number of seconds too large for a duration is refused,
+// never wrapped around into some other wait.
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"500ms": 500 * time.Millisecond, " 5s": 5 * time.Second, "30\n": 30 * time.Second, "2h": 2 * time.Hour,
+		"9223372036": 9223372036 * time.Second,
+	} {
+		if d, err := ParseDuration(in); err != nil || d != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, d, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"soon":                  `"soon" is not a duration (such as 500ms, 30s or 2h)`,
+		"0":                     `"0" must be positive`,
+		"-5":                    `"-5" must be positive`,
+		"-99999999999999999999": `"-99999999999999999999" must be positive`,
+		"9223372037":            `"9223372037" is too large`,
+		"20000000000":           `"20000000000" is too large`,
+		"18446744074":           `"18446744074" is too large`,
+		"99999999999999999999":  `"99999999999999999999" is too large`,
+	} {
+		if d, err := ParseDuration(in); err == nil || err.Error() != want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want the error %s", in, d, err, want)
+		}
+	}
+}
+
+// A lockTimeout in the file too large for a duration is an error naming the key, in either form.
+func TestTooLargeInFile(t *testing.T) {
+	for data, want := range map[string]string{
+		`{"gsd": {"lockTimeout": "20000000000"}}`: `.planning/config.json: gsd.lockTimeout: "20000000000" is too large`,
+		`{"gsd": {"lockTimeout": 20000000000}}`:   `.planning/config.json: gsd.lockTimeout: 20000000000 is too large`,
+		`{"gsd": {"idleAfter": 1e300}}`:           `.planning/config.json: gsd.idleAfter: 1e300 is too large`,
+	} {
+		if s, err := Load([]byte(data), 0, env()); err == nil || err.Error() != want {
+			t.Errorf("%s: %+v, %v; want %s", data, s, err, want)
+		}
+	}
+	_, err := Load(nil, 0, env("GSD_LOCK_TIMEOUT", "20000000000"))
+	var ce *Error
+	if !errors.As(err, &ce) || !ce.FromEnvironment() || err.Error() != `GSD_LOCK_TIMEOUT: "20000000000" is too large` {
+		t.Errorf("environment: %v", err)
+	}
+}
+
+// Every key has a value, typed for JSON as gsd config --json shows it.
+func TestTyped(t *testing.T) {
+	s, err := Load(nil, 0, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h"}
+	for _, k := range Keys {
+		if got := s.Typed(k); got != want[k] {
+			t.Errorf("%s: %#v, want %#v", k, got, want[k])
+		}
+	}
+	if len(Keys) != len(want) {
+		t.Errorf("keys %q", Keys)
 	}
 }
