@@ -263,16 +263,20 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 		if dryRun {
 			return nil
 		}
+		dir, err := e.writableSessionDir()
+		if err != nil {
+			return err
+		}
 		var evs []journal.Event
 		if exists {
-			to, err := e.archive(cur, KindPreRestore)
+			to, err := e.archiveIn(dir, cur, KindPreRestore)
 			if err != nil {
 				return err
 			}
 			res.PreRestore = snapshotID(to)
 			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.PreRestore, Note: KindPreRestore, Plan: res.FromPlan, SHA256: journal.Hash(cur, true)})
 		}
-		if err := e.writeSession(snap); err != nil {
+		if err := e.writeSessionIn(dir, snap); err != nil {
 			e.record(cur, exists, evs...)
 			return err
 		}
