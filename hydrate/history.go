@@ -25,6 +25,19 @@ func (e *Env) JournalPath() string {
 	return path.Join(SessionsDir, e.User.User, journal.FileName)
 }
 
+// journalFile returns the absolute path of the user's journal after checking, as sessionDir does
+// for the session, that its directory resolves to a place inside the project: a sessions
+// directory that is a symlink to somewhere else is refused, for reading the journal as for
+// appending to it. It creates nothing.
+func (e *Env) journalFile() (string, error) {
+	rel := path.Dir(e.JournalPath())
+	dir := e.abs(rel)
+	if err := e.inside(rel, dir); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, journal.FileName), nil
+}
+
 // HistoryWarnings are the problems the journal had during this command (a torn line skipped, a
 // journal that is not a file): worth saying, never a reason to fail a write.
 func (e *Env) HistoryWarnings() []string { return e.histWarn }
@@ -42,7 +55,11 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		return
 	}
 	rel := e.JournalPath()
-	p := e.abs(rel)
+	p, err := e.journalFile()
+	if err != nil {
+		e.historyWarn("%s: the event was not recorded: %v", rel, err)
+		return
+	}
 	last, ok, probs, err := journal.Last(p)
 	if err != nil {
 		e.historyWarn("%v", relErr(rel, p, err))
