@@ -69,6 +69,31 @@ func TestJournalRefusedOutside(t *testing.T) {
 	}
 }
 
+// TestInsideThroughSymlinks: a project reached through a symlink, and a sessions directory that
+// is a symlink within the project, are inside it; a symlink out of it is not.
+func TestInsideThroughSymlinks(t *testing.T) {
+	real := project(t, baseFiles())
+	link := filepath.Join(t.TempDir(), "proj")
+	if err := os.Symlink(real.Root, link); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.MkdirAll(filepath.Join(real.Root, "elsewhere", "ann"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "elsewhere"), filepath.Join(real.Root, ".planning", "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{real.Root, link} {
+		e := &Env{Root: root}
+		if err := e.inside("x", filepath.Join(root, ".planning", "sessions", "ann")); err != nil {
+			t.Errorf("root %s: %v", root, err)
+		}
+		if err := e.inside("x", filepath.Dir(real.Root)); err == nil {
+			t.Errorf("root %s: the directory above it is inside", root)
+		}
+	}
+}
+
 // TestDebrisRemovedOnlyForSessions: the next write removes the temporary files a killed gsd
 // left, and nothing else: not other files, not a temporary file young enough to belong to a
 // write in progress, not one whose writer still holds it locked.

@@ -85,14 +85,26 @@ func (e *Env) inside(rel, dir string) error {
 	if err != nil {
 		return err
 	}
+	if filepath.IsAbs(e.Root) && filepath.Clean(e.Root) == e.Root && under(e.Root, real) {
+		// A resolved path has no symlink in it, nor in the root it begins with (a clean path,
+		// no ".." in it): the root resolves to itself and need not be resolved (the usual
+		// case, on every hook).
+		return nil
+	}
 	root, err := filepath.EvalSymlinks(e.Root)
 	if err != nil {
 		return err
 	}
-	if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if !under(root, real) {
 		return fmt.Errorf("%s: resolves to %s, outside the project; refusing to write there", rel, real)
 	}
 	return nil
+}
+
+// under says whether path p is dir or lies beneath it, by their names alone.
+func under(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // writableSessionDir is sessionDir with the debris of interrupted writes removed from it: what a
