@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -60,35 +61,37 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		e.historyWarn("%s: the event was not recorded: %v", rel, err)
 		return
 	}
-	last, ok, probs, err := journal.Last(p)
-	if err != nil {
-		e.historyWarn("%v", relErr(rel, p, err))
-		return
-	}
+	probs, err := journal.Record(p, func(last journal.Event, ok bool) []journal.Event {
+		now := e.now().UTC()
+		seq := last.Seq
+		var out []journal.Event
+		if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
+			note := "the session was changed outside gsd (or a write was cut short)"
+			if !ok {
+				note = "the journal starts here"
+			}
+			rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
+			if beforeExists {
+				rec.Session = string(before)
+			}
+			out = append(out, rec)
+		}
+		out = append(out, evs...)
+		for i := range out {
+			seq++
+			out[i].Seq, out[i].Time = seq, now
+			out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
+		}
+		return out
+	})
 	for _, pr := range probs {
 		e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
 	}
-	now := e.now().UTC()
-	seq := last.Seq
-	var out []journal.Event
-	if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
-		note := "the session was changed outside gsd (or a write was cut short)"
-		if !ok {
-			note = "the journal starts here"
-		}
-		rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
-		if beforeExists {
-			rec.Session = string(before)
-		}
-		out = append(out, rec)
-	}
-	out = append(out, evs...)
-	for i := range out {
-		seq++
-		out[i].Seq, out[i].Time = seq, now
-		out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
-	}
-	if err := journal.Append(p, out...); err != nil {
+	var notJournal *journal.FileTypeError
+	switch {
+	case errors.As(err, &notJournal):
+		e.historyWarn("%v", relErr(rel, p, err))
+	case err != nil:
 		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
 	}
 }
