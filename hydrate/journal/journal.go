@@ -3,7 +3,7 @@
 // a sequence number and the SHA-256 of the session bytes after the write.
 //
 // The package does no clock reads and knows nothing of the command line: times are inputs. The
-// caller holds the session lock around Append.
+// caller holds the session lock around Append and Record.
 package journal
 
 import (
@@ -206,20 +206,6 @@ func check(path string) (bool, error) {
 		return false, &FileTypeError{Path: path, Mode: fi.Mode()}
 	}
 	return true, nil
-}
-
-// ReadFile reads and parses the journal at path; a missing journal has no events.
-func ReadFile(path string) ([]Event, []Problem, error) {
-	ok, err := check(path)
-	if err != nil || !ok {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	evs, probs := Parse(data)
-	return evs, probs, nil
 }
 
 // Last is the last event of the journal at path that parses, reading it from the end; problems

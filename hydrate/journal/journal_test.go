@@ -207,7 +207,7 @@ func checkRefused(t *testing.T, p, what string) {
 	if _, err := Record(p, func(Event, bool) []Event { called = true; return nil }); !errors.As(err, &fe) || called {
 		t.Errorf("Record: %v (build called: %v)", err, called)
 	}
-	if _, _, err := ReadFile(p); !errors.As(err, &fe) {
-		t.Errorf("ReadFile: %v", err)
+	if _, err := check(p); !errors.As(err, &fe) {
+		t.Errorf("check: %v", err)
 	}
 }
