@@ -3,8 +3,6 @@ package hydrate
 import (
 	"errors"
 	"io/fs"
-	"os"
-	"path"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 )
@@ -68,9 +66,10 @@ func (e *Env) PreCompact(trigger string) (string, error) {
 }
 
 // HookFailed journals that a hook could not do its work, when the user has a session directory
-// to keep the journal in (a failure is never a reason to create one).
+// inside the project to keep the journal in (a failure is never a reason to create one, and the
+// hook has already said what went wrong: a journal it cannot keep adds no second warning).
 func (e *Env) HookFailed(why string) {
-	if _, err := os.Stat(e.abs(path.Dir(e.SessionPath()))); err != nil {
+	if _, err := e.journalFile(); err != nil {
 		return
 	}
 	_ = e.withLock(func() error {

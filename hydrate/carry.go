@@ -160,13 +160,17 @@ func (e *Env) carryInto(res *Result, plan string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: carrying statuses over: %w", plan, err)
 	}
-	to, err := e.archive(old.src, KindCarried)
+	dir, err := e.writableSessionDir()
+	if err != nil {
+		return err
+	}
+	to, err := e.archiveIn(dir, old.src, KindCarried)
 	if err != nil {
 		return err
 	}
 	rep.Snapshot = snapshotID(to)
 	snap := journal.Event{Type: journal.Snapshot, Snapshot: rep.Snapshot, Note: KindCarried, Plan: old.Plan, SHA256: journal.Hash(old.src, true)}
-	if err := e.writeSession(out); err != nil {
+	if err := e.writeSessionIn(dir, out); err != nil {
 		e.record(old.src, true, snap)
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
@@ -27,6 +28,69 @@ func TestWriteRefusedBeforeCreatingOutside(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("created outside the project: %v", entries)
+	}
+}
+
+// TestJournalRefusedOutside: with .planning/sessions a symlink out of the project, the journal
+// out there is neither read nor created nor appended to: a write's event is dropped with one
+// warning, and a hook failure is not journaled at all.
+func TestJournalRefusedOutside(t *testing.T) {
+	e := project(t, baseFiles())
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(e.Root, ".planning", "sessions")); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.Mkdir(filepath.Join(outside, "ann"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	j := filepath.Join(outside, "ann", "journal.jsonl")
+	e.HookFailed("SessionStart: x")
+	if len(e.HistoryWarnings()) != 0 {
+		t.Errorf("a hook failure warned: %q", e.HistoryWarnings())
+	}
+	e.record(nil, false, journal.Event{Type: journal.HookFailure, Note: "x"})
+	if w := e.HistoryWarnings(); len(w) != 1 || !strings.HasPrefix(w[0], ".planning/sessions/ann/journal.jsonl: the event was not recorded: .planning/sessions/ann: resolves to ") {
+		t.Errorf("warnings %q", w)
+	}
+	if _, err := os.Lstat(j); !os.IsNotExist(err) {
+		t.Fatalf("journal outside the project: %v", err)
+	}
+	// A journal already out there (a torn line a read would report) is not read or appended to.
+	if err := os.WriteFile(j, []byte("torn"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.HookFailed("SessionStart: x")
+	e.record(nil, false, journal.Event{Type: journal.HookFailure, Note: "x"})
+	if data, _ := os.ReadFile(j); string(data) != "torn" {
+		t.Errorf("journal outside the project written: %q", data)
+	}
+	if w := e.HistoryWarnings(); len(w) != 2 || strings.Contains(w[1], "torn") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// TestInsideThroughSymlinks: a project reached through a symlink, and a sessions directory that
+// is a symlink within the project, are inside it; a symlink out of it is not.
+func TestInsideThroughSymlinks(t *testing.T) {
+	real := project(t, baseFiles())
+	link := filepath.Join(t.TempDir(), "proj")
+	if err := os.Symlink(real.Root, link); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if err := os.MkdirAll(filepath.Join(real.Root, "elsewhere", "ann"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "elsewhere"), filepath.Join(real.Root, ".planning", "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{real.Root, link} {
+		e := &Env{Root: root}
+		if err := e.inside("x", filepath.Join(root, ".planning", "sessions", "ann")); err != nil {
+			t.Errorf("root %s: %v", root, err)
+		}
+		if err := e.inside("x", filepath.Dir(real.Root)); err == nil {
+			t.Errorf("root %s: the directory above it is inside", root)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -25,6 +26,19 @@ func (e *Env) JournalPath() string {
 	return path.Join(SessionsDir, e.User.User, journal.FileName)
 }
 
+// journalFile returns the absolute path of the user's journal after checking, as sessionDir does
+// for the session, that its directory resolves to a place inside the project: a sessions
+// directory that is a symlink to somewhere else is refused, for reading the journal as for
+// appending to it. It creates nothing.
+func (e *Env) journalFile() (string, error) {
+	rel := path.Dir(e.JournalPath())
+	dir := e.abs(rel)
+	if err := e.inside(rel, dir); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, journal.FileName), nil
+}
+
 // HistoryWarnings are the problems the journal had during this command (a torn line skipped, a
 // journal that is not a file): worth saying, never a reason to fail a write.
 func (e *Env) HistoryWarnings() []string { return e.histWarn }
@@ -42,36 +56,42 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		return
 	}
 	rel := e.JournalPath()
-	p := e.abs(rel)
-	last, ok, probs, err := journal.Last(p)
+	p, err := e.journalFile()
 	if err != nil {
-		e.historyWarn("%v", relErr(rel, p, err))
+		e.historyWarn("%s: the event was not recorded: %v", rel, err)
 		return
 	}
+	probs, err := journal.Record(p, func(last journal.Event, ok bool) []journal.Event {
+		now := e.now().UTC()
+		seq := last.Seq
+		var out []journal.Event
+		if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
+			note := "the session was changed outside gsd (or a write was cut short)"
+			if !ok {
+				note = "the journal starts here"
+			}
+			rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
+			if beforeExists {
+				rec.Session = string(before)
+			}
+			out = append(out, rec)
+		}
+		out = append(out, evs...)
+		for i := range out {
+			seq++
+			out[i].Seq, out[i].Time = seq, now
+			out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
+		}
+		return out
+	})
 	for _, pr := range probs {
 		e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
 	}
-	now := e.now().UTC()
-	seq := last.Seq
-	var out []journal.Event
-	if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
-		note := "the session was changed outside gsd (or a write was cut short)"
-		if !ok {
-			note = "the journal starts here"
-		}
-		rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
-		if beforeExists {
-			rec.Session = string(before)
-		}
-		out = append(out, rec)
-	}
-	out = append(out, evs...)
-	for i := range out {
-		seq++
-		out[i].Seq, out[i].Time = seq, now
-		out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
-	}
-	if err := journal.Append(p, out...); err != nil {
+	var notJournal *journal.FileTypeError
+	switch {
+	case errors.As(err, &notJournal):
+		e.historyWarn("%v", relErr(rel, p, err))
+	case err != nil:
 		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
 	}
 }

@@ -293,6 +293,10 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 // replace archives the existing session s, if any, and writes data, bootstrapped from plan, as
 // the user's session.
 func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
+	dir, err := e.writableSessionDir()
+	if err != nil {
+		return nil, err
+	}
 	var actions []Action
 	var evs []journal.Event
 	if s.Exists {
@@ -300,14 +304,14 @@ func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
 		if s.State == StateCorrupt {
 			kind = "corrupt"
 		}
-		to, err := e.archive(s.src, kind)
+		to, err := e.archiveIn(dir, s.src, kind)
 		if err != nil {
 			return nil, err
 		}
 		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
 		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: kind, Plan: s.Plan, SHA256: journal.Hash(s.src, true)})
 	}
-	if err := e.writeSession(data); err != nil {
+	if err := e.writeSessionIn(dir, data); err != nil {
 		e.record(s.src, s.Exists, evs...)
 		return actions, err
 	}

@@ -263,16 +263,20 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 		if dryRun {
 			return nil
 		}
+		dir, err := e.writableSessionDir()
+		if err != nil {
+			return err
+		}
 		var evs []journal.Event
 		if exists {
-			to, err := e.archive(cur, KindPreRestore)
+			to, err := e.archiveIn(dir, cur, KindPreRestore)
 			if err != nil {
 				return err
 			}
 			res.PreRestore = snapshotID(to)
 			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.PreRestore, Note: KindPreRestore, Plan: res.FromPlan, SHA256: journal.Hash(cur, true)})
 		}
-		if err := e.writeSession(snap); err != nil {
+		if err := e.writeSessionIn(dir, snap); err != nil {
 			e.record(cur, exists, evs...)
 			return err
 		}
@@ -316,24 +320,32 @@ func changes(before, after []Task) []TaskChange {
 	return out
 }
 
-// prune deletes the oldest automatic snapshots beyond History.KeepSnapshots. It runs under the
+// prune deletes the oldest automatic snapshots beyond History.KeepSnapshots. A snapshot's time
+// and kind are in its name, so prune lists the directory and reads no snapshot: its cost does
+// not grow with the manual, stale and corrupt archives that are never pruned. It runs under the
 // lock; a failure leaves an extra snapshot, which is harmless.
 func (e *Env) prune() {
 	keep := e.hist.KeepSnapshots
 	if keep <= 0 {
 		keep = DefaultKeepSnapshots
 	}
-	all, err := e.Snapshots()
+	dir := path.Dir(e.SessionPath())
+	entries, err := fs.ReadDir(e.FS, dir)
 	if err != nil {
 		return
 	}
 	var auto []SnapshotInfo
-	for _, s := range all {
-		if automatic(s.Kind) {
-			auto = append(auto, s)
+	for _, de := range entries {
+		t, n, kind, ok := parseSnapshotID(de.Name())
+		if ok && automatic(kind) && de.Type().IsRegular() {
+			auto = append(auto, SnapshotInfo{ID: de.Name(), Time: t, Kind: kind, n: n})
 		}
 	}
-	for i := 0; i < len(auto)-keep; i++ {
-		_ = os.Remove(e.abs(auto[i].Path))
+	if len(auto) <= keep {
+		return
+	}
+	sortSnapshots(auto) // as Snapshots orders them: the oldest first
+	for _, s := range auto[:len(auto)-keep] {
+		_ = os.Remove(e.abs(path.Join(dir, s.ID)))
 	}
 }

@@ -97,21 +97,47 @@ func leadsOutside(root, p string) (real string, out bool, err error) {
 	if real, err = filepath.EvalSymlinks(p); err != nil {
 		return "", false, err
 	}
+	if filepath.IsAbs(root) && filepath.Clean(root) == root && under(root, real) {
+		// A resolved path has no symlink in it, nor in the root it begins with (a clean path,
+		// no ".." in it): the root resolves to itself and need not be resolved (the usual
+		// case, on every hook).
+		return real, false, nil
+	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return "", false, err
 	}
-	r, err := filepath.Rel(realRoot, real)
-	return real, err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)), nil
+	return real, !under(realRoot, real), nil
+}
+
+// under says whether path p is dir or lies beneath it, by their names alone.
+func under(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// writableSessionDir is sessionDir with the debris of interrupted writes removed from it: what a
+// write calls once before it archives and replaces the session there.
+func (e *Env) writableSessionDir() (string, error) {
+	dir, err := e.sessionDir()
+	if err != nil {
+		return "", err
+	}
+	atomicfile.RemoveTemps(dir, "current-plan.")
+	return dir, nil
 }
 
 // writeSession atomically replaces the session file with data.
 func (e *Env) writeSession(data []byte) error {
-	dir, err := e.sessionDir()
+	dir, err := e.writableSessionDir()
 	if err != nil {
 		return err
 	}
-	atomicfile.RemoveTemps(dir, "current-plan.")
+	return e.writeSessionIn(dir, data)
+}
+
+// writeSessionIn is writeSession into dir, which writableSessionDir returned.
+func (e *Env) writeSessionIn(dir string, data []byte) error {
 	if err := atomicfile.WriteFile(filepath.Join(dir, SessionFileName), data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", e.SessionPath(), err)
 	}
@@ -124,11 +150,15 @@ func (e *Env) writeSession(data []byte) error {
 // archive of the same kind that already holds exactly these bytes is reused, not copied again:
 // a start that failed (or was killed) after archiving and is retried adds no duplicate.
 func (e *Env) archive(data []byte, kind string) (string, error) {
-	dir, err := e.sessionDir()
+	dir, err := e.writableSessionDir()
 	if err != nil {
 		return "", err
 	}
-	atomicfile.RemoveTemps(dir, "current-plan.")
+	return e.archiveIn(dir, data, kind)
+}
+
+// archiveIn is archive into dir, which writableSessionDir returned.
+func (e *Env) archiveIn(dir string, data []byte, kind string) (string, error) {
 	sessDir := path.Dir(e.SessionPath())
 	if name := sameArchive(dir, kind, data); name != "" {
 		return path.Join(sessDir, name), nil

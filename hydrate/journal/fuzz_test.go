@@ -213,6 +213,10 @@ func FuzzFastParse(f *testing.F) {
 	f.Add([]byte(`{"seq":01,"type":"mark"}`))
 	f.Add([]byte(`{"seq":1,"SEQ":2,"type":"m\u00e9","name":"\ud800"}`))
 	f.Add([]byte(` { "seq" : -3 , "time" : "2026-02-03T10:00:00.5+01:00" } `))
+	f.Add([]byte(`{"seq":1,"size":-4,"carried":[]}`))
+	f.Add([]byte(`{"carried":[{"task":1,"name":"a","from":2,"status":"x"},{"name":"b","task":2,"task":3}],"carried":[{"task":4}]}`))
+	f.Add([]byte(`{"carried":null,"size":07}`))
+	f.Add([]byte(` {"carried" : [ { } , {"Task":1} ] } `))
 	f.Fuzz(func(t *testing.T, l []byte) {
 		fast, ok := fastParse(l)
 		if !ok {

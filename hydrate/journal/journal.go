@@ -3,7 +3,7 @@
 // a sequence number and the SHA-256 of the session bytes after the write.
 //
 // The package does no clock reads and knows nothing of the command line: times are inputs. The
-// caller holds the session lock around Append.
+// caller holds the session lock around Append and Record.
 package journal
 
 import (
@@ -208,20 +208,6 @@ func check(path string) (bool, error) {
 	return true, nil
 }
 
-// ReadFile reads and parses the journal at path; a missing journal has no events.
-func ReadFile(path string) ([]Event, []Problem, error) {
-	ok, err := check(path)
-	if err != nil || !ok {
-		return nil, nil, err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	evs, probs := Parse(data)
-	return evs, probs, nil
-}
-
 // Last is the last event of the journal at path that parses, reading it from the end; problems
 // are the unreadable lines after it (a torn last line). ok is false for an empty or missing
 // journal.
@@ -245,15 +231,26 @@ func Last(path string) (last Event, ok bool, probs []Problem, err error) {
 // LastOf finds the last parseable line of the size bytes of f, reading backwards in growing
 // chunks, and the unreadable lines after it.
 func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
+	ev, ok, probs, _, err := lastOf(f, size)
+	return ev, ok, probs, err
+}
+
+// lastOf is LastOf, also saying whether the size bytes end in a torn line (no newline): the
+// first chunk it reads holds the last byte.
+func lastOf(f io.ReaderAt, size int64) (_ Event, _ bool, _ []Problem, torn bool, _ error) {
 	chunk := int64(8 << 10)
 	var probs []Problem
+	first := true
 	for {
 		if chunk > size {
 			chunk = size
 		}
 		buf := make([]byte, chunk)
 		if _, err := f.ReadAt(buf, size-chunk); err != nil && err != io.EOF {
-			return Event{}, false, nil, err
+			return Event{}, false, nil, false, err
+		}
+		if first {
+			torn, first = len(buf) > 0 && buf[len(buf)-1] != '\n', false
 		}
 		complete := chunk == size // buf starts at a line start
 		probs = probs[:0]
@@ -264,15 +261,15 @@ func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
 				break // the line may begin before buf: read more
 			}
 			l := bytes.TrimRight(buf[start+1:end], "\r\n")
-			torn := end == len(buf) && (len(buf) == 0 || buf[len(buf)-1] != '\n')
+			lineTorn := end == len(buf) && torn
 			if len(bytes.TrimSpace(l)) > 0 {
 				ev, err := parseLine(l)
 				if err == nil {
 					reverse(probs)
-					return ev, true, probs, nil
+					return ev, true, probs, torn, nil
 				}
 				msg := err.Error()
-				if torn {
+				if lineTorn {
 					msg = "torn last line (no newline): " + msg
 				}
 				probs = append(probs, Problem{Message: msg})
@@ -284,7 +281,7 @@ func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
 		}
 		if complete {
 			reverse(probs)
-			return Event{}, false, probs, nil
+			return Event{}, false, probs, torn, nil
 		}
 		chunk *= 4
 	}
@@ -300,48 +297,83 @@ func reverse(p []Problem) {
 // journal whose last line is torn gets a newline first, so the new events start on their own
 // line. The caller holds the session lock.
 func Append(path string, evs ...Event) error {
+	_, err := record(path, false, func(Event, bool) []Event { return evs })
+	return err
+}
+
+// Record appends to the journal at path, creating it, the events build returns when given the
+// journal's last event (ok false for an empty or missing journal): Last then Append, through one
+// descriptor. problems are the unreadable lines after the last event (a torn last line, which
+// gets a newline first, as with Append). It syncs the journal as Append does. The caller holds
+// the session lock across the call.
+func Record(path string, build func(last Event, ok bool) []Event) (problems []Problem, err error) {
+	return record(path, true, build)
+}
+
+// record is Record; without readLast, build is given no event and only the last byte is read.
+func record(path string, readLast bool, build func(Event, bool) []Event) ([]Problem, error) {
 	exists, err := check(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	// O_RDWR: pread ignores O_APPEND, so the end is read through the descriptor that appends.
+	// check refused a symlink; O_NOFOLLOW refuses one put there since.
+	f, err := atomicfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|noFollow, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	probs, err := appendTo(f, readLast, build)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && !exists {
+		err = syncDir(filepath.Dir(path))
+	}
+	return probs, err
+}
+
+// appendTo reads the end of the journal open at f, asks build for the events and writes them.
+func appendTo(f *os.File, readLast bool, build func(Event, bool) []Event) (probs []Problem, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &FileTypeError{Path: f.Name(), Mode: fi.Mode()}
+	}
+	var last Event
+	var ok, torn bool
+	if readLast {
+		if last, ok, probs, torn, err = lastOf(f, fi.Size()); err != nil {
+			return nil, err
+		}
+	} else if fi.Size() > 0 {
+		b := make([]byte, 1)
+		if _, err := f.ReadAt(b, fi.Size()-1); err == nil {
+			torn = b[0] != '\n'
+		}
+	}
+	evs := build(last, ok)
 	var out []byte
+	if torn && len(evs) > 0 {
+		out = append(out, '\n') // the new events start on their own line
+	}
 	for _, ev := range evs {
 		line, err := Encode(ev)
 		if err != nil {
-			return err
+			return probs, err
 		}
 		out = append(out, line...)
 	}
-	// Read and write: the last byte says whether the journal ends in a torn line.
-	f, err := atomicfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if exists {
-		if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-			last := make([]byte, 1)
-			if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-				out = append([]byte{'\n'}, out...)
-			}
-		}
-	}
 	if _, err := f.Write(out); err != nil {
-		f.Close()
-		return err
+		return probs, err
 	}
 	if needSync(evs) {
 		if err := f.Sync(); err != nil {
-			f.Close()
-			return err
+			return probs, err
 		}
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if !exists {
-		return syncDir(filepath.Dir(path))
-	}
-	return nil
+	return probs, nil
 }
 
 // needSync says whether evs must reach the disk before Append returns: all but the events that

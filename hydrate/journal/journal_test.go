@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,6 +124,67 @@ func TestAppendAfterTornLineStartsANewLine(t *testing.T) {
 	}
 }
 
+// TestRecordIsLastThenAppend: Record gives build what Last gives, and writes what Append would,
+// on a missing journal, a whole one and one with a torn last line.
+func TestRecordIsLastThenAppend(t *testing.T) {
+	l1, _ := Encode(Event{Seq: 1, Time: t0, Type: Mark, Task: 1, New: "complete", SHA256: "h1"})
+	next := []Event{{Seq: 9, Time: t0, Type: Rehydrated, Size: 3}, {Seq: 10, Time: t0, Type: Mark, Task: 2, New: "pending"}}
+	for _, tc := range []struct {
+		name, data string
+		missing    bool
+	}{
+		{name: "missing", missing: true},
+		{name: "empty"},
+		{name: "whole", data: string(l1)},
+		{name: "torn", data: string(l1) + `{"schemaVersion":1,"se`},
+		{name: "torn but parses", data: strings.TrimSuffix(string(l1), "\n")},
+		{name: "garbage", data: "junk\n" + `{"seq":`},
+	} {
+		viaRecord, viaAppend := write(t, tc.data), write(t, tc.data)
+		if tc.missing {
+			viaRecord, viaAppend = filepath.Join(t.TempDir(), FileName), filepath.Join(t.TempDir(), FileName)
+		}
+		wantLast, wantOK, wantProbs, err := Last(viaAppend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Append(viaAppend, next...); err != nil {
+			t.Fatal(err)
+		}
+		probs, err := Record(viaRecord, func(last Event, ok bool) []Event {
+			if ok != wantOK || last.Seq != wantLast.Seq || last.SHA256 != wantLast.SHA256 {
+				t.Errorf("%s: build given %+v %v, Last gives %+v %v", tc.name, last, ok, wantLast, wantOK)
+			}
+			return next
+		})
+		if err != nil || fmt.Sprint(probs) != fmt.Sprint(wantProbs) {
+			t.Errorf("%s: problems %v err %v, want %v", tc.name, probs, err, wantProbs)
+		}
+		got, _ := os.ReadFile(viaRecord)
+		want, _ := os.ReadFile(viaAppend)
+		if !bytes.Equal(got, want) || !bytes.HasSuffix(got, []byte("}\n")) {
+			t.Errorf("%s: Record wrote\n%s\nAppend\n%s", tc.name, got, want)
+		}
+	}
+}
+
+// TestRecordRefusesASymlink: a journal that is a symlink is neither followed nor written.
+func TestRecordRefusesASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	if err := os.Symlink(target, p); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	checkRefused(t, p, "a symbolic link")
+	if data, _ := os.ReadFile(target); len(data) != 0 {
+		t.Errorf("written through the symlink: %q", data)
+	}
+}
+
 func TestNotAFileIsRefusedWithoutOpening(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), FileName)
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -141,7 +203,11 @@ func checkRefused(t *testing.T, p, what string) {
 	if _, _, _, err := Last(p); !errors.As(err, &fe) {
 		t.Errorf("Last: %v", err)
 	}
-	if _, _, err := ReadFile(p); !errors.As(err, &fe) {
-		t.Errorf("ReadFile: %v", err)
+	called := false
+	if _, err := Record(p, func(Event, bool) []Event { called = true; return nil }); !errors.As(err, &fe) || called {
+		t.Errorf("Record: %v (build called: %v)", err, called)
+	}
+	if _, err := check(p); !errors.As(err, &fe) {
+		t.Errorf("check: %v", err)
 	}
 }

@@ -26,28 +26,29 @@ func main() {
 	cur, err := os.ReadFile(sessionPath)
 	check(err)
 	jpath := filepath.Join(dir, journal.FileName)
-	last, _, _, err := journal.Last(jpath)
-	check(err)
 	p := planfile.Scan(cur)
 	tasks := len(p.Tasks)
 	statuses := []planfile.Status{planfile.InProgress, planfile.Complete, planfile.Pending}
-	t0 := last.Time.UTC()
-	evs := make([]journal.Event, 0, n)
-	seq := last.Seq
-	for i := 0; len(evs) < n; i++ {
-		task := i%tasks + 1
-		st := statuses[(i/tasks)%3]
-		out, err := planfile.SetStatus(cur, task, st)
-		if err == planfile.ErrUnchanged {
-			continue
+	_, err = journal.Record(jpath, func(last journal.Event, _ bool) []journal.Event {
+		t0 := last.Time.UTC()
+		evs := make([]journal.Event, 0, n)
+		seq := last.Seq
+		for i := 0; len(evs) < n; i++ {
+			task := i%tasks + 1
+			st := statuses[(i/tasks)%3]
+			out, err := planfile.SetStatus(cur, task, st)
+			if err == planfile.ErrUnchanged {
+				continue
+			}
+			check(err)
+			seq++
+			evs = append(evs, journal.Event{Seq: seq, Time: t0.Add(time.Duration(seq-last.Seq) * time.Minute), Type: journal.Mark,
+				Source: "cli", Task: task, Name: fmt.Sprintf("task %d", task), New: string(st), SHA256: journal.Hash(out, true)})
+			cur = out
 		}
-		check(err)
-		seq++
-		evs = append(evs, journal.Event{Seq: seq, Time: t0.Add(time.Duration(seq-last.Seq) * time.Minute), Type: journal.Mark,
-			Source: "cli", Task: task, Name: fmt.Sprintf("task %d", task), New: string(st), SHA256: journal.Hash(out, true)})
-		cur = out
-	}
-	check(journal.Append(jpath, evs...))
+		return evs
+	})
+	check(err)
 	check(os.WriteFile(sessionPath, cur, 0o644))
 }
 
