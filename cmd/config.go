@@ -29,7 +29,7 @@ A bad value is an error naming the file and the key.`,
 			}
 			s := env.Settings()
 			for _, w := range s.Warnings {
-				a.warn("%s", printable(w))
+				a.warn("%s", w)
 			}
 			if a.json {
 				type setting struct {

@@ -91,11 +91,11 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return err
 	}
 	if res.PlanIgnored {
-		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", printable(o.plan))
+		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
 	if res.State == hydrate.StateResume {
 		if others := env.OthersOnPlan(res.Plan); len(others) > 0 {
-			a.warn("%s", printable(env.SamePlanWarning(others, res.Plan)))
+			a.warn("%s", env.SamePlanWarning(others, res.Plan))
 		}
 	}
 	switch format {

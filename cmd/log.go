@@ -49,7 +49,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 				return err
 			}
 			for _, p := range res.Problems {
-				a.warn("%s", printable(p))
+				a.warn("%s", p)
 			}
 			if a.json {
 				return a.printJSON(struct {

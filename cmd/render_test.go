@@ -66,3 +66,14 @@ func TestPrintfEscapesText(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestWarningsAreEscaped: a warning is one line whatever names and messages it carries.
+func TestWarningsAreEscaped(t *testing.T) {
+	var b strings.Builder
+	a := &app{stderr: &b}
+	a.warnStale(&hydrate.Session{Path: "s\n::error::x", State: hydrate.StateStale, StaleReasons: []string{"plan \x1b[2J gone"}})
+	want := `gsd: warning: s\n::error::x is stale: plan \x1b[2J gone` + "\n"
+	if b.String() != want {
+		t.Errorf("warning = %q, want %q", b.String(), want)
+	}
+}

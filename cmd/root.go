@@ -210,7 +210,7 @@ func maxArgs(n int) cobra.PositionalArgs {
 
 // warn prints one warning line on stderr: chatter, never data.
 func (a *app) warn(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "gsd: warning: "+format+"\n", args...)
+	printf(a.stderr, "gsd: warning: "+format+"\n", args...) // names and messages escaped
 }
 
 // warnStale says on stderr that a command worked on a stale session, and why.

@@ -56,7 +56,7 @@ gsd.idleAfter, else 2h.`,
 				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
 			}
 			for _, w := range res.Warnings {
-				a.warn("%s", printable(w))
+				a.warn("%s", w)
 			}
 			if a.json {
 				return a.printJSON(struct {

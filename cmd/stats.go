@@ -32,7 +32,7 @@ detaches (SessionEnd) and hook failures.`,
 				return err
 			}
 			for _, p := range st.Problems {
-				a.warn("%s", printable(p))
+				a.warn("%s", p)
 			}
 			if a.json {
 				return a.printJSON(struct {

@@ -41,7 +41,7 @@ the hash the journal recorded; never a guess.`,
 					return err
 				}
 				for _, p := range res.Journal.Problems {
-					a.warn("%s", printable(p))
+					a.warn("%s", p)
 				}
 				s = res.Session
 				if !a.json {
