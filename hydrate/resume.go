@@ -68,16 +68,20 @@ func (e *Env) Resume(from string) (*ResumeResult, error) {
 			res.Identical = true
 			return nil
 		}
+		dir, err := e.writableSessionDir()
+		if err != nil {
+			return err
+		}
 		var evs []journal.Event
 		if exists {
-			to, err := e.archive(mine, KindPreResume)
+			to, err := e.archiveIn(dir, mine, KindPreResume)
 			if err != nil {
 				return err
 			}
 			res.Archived = snapshotID(to)
 			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.Archived, Note: KindPreResume, SHA256: journal.Hash(mine, true)})
 		}
-		if err := e.writeSession(data); err != nil {
+		if err := e.writeSessionIn(dir, data); err != nil {
 			e.record(mine, exists, evs...)
 			return err
 		}
