@@ -177,7 +177,7 @@ func (e *Env) carryInto(res *Result, plan string, data []byte) error {
 	e.record(old.src, true, snap, journal.Event{Type: journal.Carry, Plan: plan, Snapshot: rep.Snapshot,
 		Carried: rep.Tasks, Session: string(out), SHA256: journal.Hash(out, true)})
 	e.prune()
-	fresh, err := e.Inspect()
+	fresh, err := e.inspectBytes(e.SessionPath(), out)
 	if err != nil {
 		return err
 	}

@@ -174,7 +174,7 @@ func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	fresh, err := e.Inspect()
+	fresh, err := e.inspectBytes(e.SessionPath(), data)
 	if err != nil {
 		return err
 	}

@@ -64,12 +64,10 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		// Report counts, the resume point and staleness from the bytes now on disk. A stale
 		// session is still marked (the mark is what the user asked for), but the caller says
 		// so: marking tasks of a plan that is done or superseded is usually a mistake.
-		s := &Session{Path: rel}
-		if err := s.read(onDisk); err != nil {
+		s, err := e.inspectBytes(rel, onDisk)
+		if err != nil {
 			// Another task's invalid status does not undo this change; report the task alone.
 			s = &Session{Path: rel, Exists: true}
-		} else if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
-			s.State = StateStale
 		}
 		t := &p.Tasks[n-1] // names and lines are the same before and after
 		res = &MarkResult{Session: s, From: from, Changed: changed,

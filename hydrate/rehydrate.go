@@ -110,14 +110,8 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		s = &Session{Path: rel}
-		if err := s.read(src); err != nil {
+		if s, err = e.inspectBytes(rel, src); err != nil {
 			return nil, err
-		}
-		if s.State != StateCorrupt {
-			if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
-				s.State = StateStale
-			}
 		}
 		res.Snapshot = RehydrateSnap{ID: req.SnapshotID, Timestamp: t.UnixMilli()}
 		for _, ev := range lr.Events {

@@ -100,16 +100,28 @@ func (e *Env) Inspect() (*Session, error) {
 	case err != nil:
 		return nil, err
 	}
+	return e.inspectBytes(s.Path, src)
+}
+
+// inspectBytes is Inspect of the session file rel holding src: a writer reports the session it
+// has just written without reading it back.
+func (e *Env) inspectBytes(rel string, src []byte) (*Session, error) {
+	s := &Session{Path: rel}
 	if err := s.read(src); err != nil {
 		return nil, err
 	}
+	e.judge(s)
+	return s, nil
+}
+
+// judge checks a session that read for staleness; a corrupt one is left as it is.
+func (e *Env) judge(s *Session) {
 	if s.State == StateCorrupt {
-		return s, nil
+		return
 	}
 	if s.StaleReasons = e.staleness(s, s.file); len(s.StaleReasons) > 0 {
 		s.State = StateStale
 	}
-	return s, nil
 }
 
 // read fills s from the session file's bytes: header, tasks, counts, resume point, or why it is

@@ -297,10 +297,8 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 		if s, err := e.Inspect(); err == nil {
 			res.Session = s
 		}
-	} else if res.Session.State != StateCorrupt {
-		if res.Session.StaleReasons = e.staleness(res.Session, res.Session.file); len(res.Session.StaleReasons) > 0 {
-			res.Session.State = StateStale
-		}
+	} else {
+		e.judge(res.Session)
 	}
 	return res, nil
 }
