@@ -152,7 +152,7 @@ func (e *Env) readState() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 {
+	if roadmap.Binary(src) {
 		return nil, fmt.Errorf("%s: %w", e.statePath(), roadmap.ErrBinary)
 	}
 	return src, nil

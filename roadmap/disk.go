@@ -35,11 +35,14 @@ func readText(fsys fs.FS, name string) ([]byte, error) {
 	if err != nil {
 		return nil, readError(name, err)
 	}
-	if bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
+	if Binary(b) {
 		return nil, fmt.Errorf("%s: %w", name, ErrBinary)
 	}
 	return b, nil
 }
+
+// Binary reports whether b is not text gsd reads: a NUL byte near its start, as git judges.
+func Binary(b []byte) bool { return bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 }
 
 // readError words an error of rootfs.ReadFile for name.
 func readError(name string, err error) error {
