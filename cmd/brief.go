@@ -53,10 +53,17 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		drop  hydrate.BriefDrop
 		short string
 	}
-	cur := &part{}
+	// Each part starts with room for a section of a typical brief: grown from nothing, it would
+	// pass through every small size class, and a fresh process pays for each class's first use.
+	newPart := func(drop hydrate.BriefDrop, short string) *part {
+		pt := &part{drop: drop, short: short}
+		pt.text.Grow(1 << 10)
+		return pt
+	}
+	cur := newPart(0, "")
 	parts := []*part{cur}
 	section := func(drop hydrate.BriefDrop, short string) {
-		cur = &part{drop: drop, short: short}
+		cur = newPart(drop, short)
 		parts = append(parts, cur)
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(&cur.text, format, args...) }

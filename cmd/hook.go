@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,9 +97,7 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 		}
 	}
 	out := hook.NewSessionStartOutput(settings.Event, context)
-	enc := json.NewEncoder(a.stdout)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if _, err := a.stdout.Write(out.AppendJSON(nil)); err != nil {
 		a.hookNote("session-start", "%v", err)
 	}
 	return nil

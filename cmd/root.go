@@ -382,14 +382,14 @@ func (a *app) getenv(key string) string {
 
 // workDir is -C or the working directory.
 func (a *app) workDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	if a.dir == "" {
-		return wd, nil
-	}
-	if !filepath.IsAbs(a.dir) {
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		wd, err := os.Getwd() // two stats, for $PWD: only when needed (a hook's cwd is absolute)
+		if err != nil {
+			return "", err
+		}
+		if a.dir == "" {
+			return wd, nil
+		}
 		a.dir = filepath.Join(wd, a.dir)
 	}
 	fi, err := os.Stat(a.dir)

@@ -52,30 +52,50 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 	dev, devOK := device(start)
 	for cur := start; ; {
 		dotgit := filepath.Join(cur, ".git")
-		if fi, err := os.Stat(dotgit); err == nil {
+		// cur has no symlink in it (start is resolved, and so are its parents): unless .git is
+		// one, dotgit is its own real path.
+		fi, err := os.Lstat(dotgit)
+		real := ""
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			fi, err = os.Stat(dotgit)
+		} else {
+			real = dotgit
+		}
+		if err == nil {
 			if fi.Mode().IsRegular() {
 				gitDir, err := readGitFile(dotgit, env)
 				if err != nil {
 					return Repo{}, false, err
 				}
-				return newRepo(env, gitDir, cur, "", cur), true, nil
+				return newRepo(env, gitDir, "", cur, "", cur), true, nil
 			}
-			if isGitDir(dotgit, env) {
+			if common, ok := isGitDir(dotgit, env); ok {
 				alias := ""
 				if cur == start {
 					// Found in dir itself: git then spells the git
 					// directory through $PWD, i.e. through dir.
 					alias = filepath.Join(filepath.Clean(dir), ".git")
 				}
-				return newRepo(env, dotgit, cur, alias, cur), true, nil
+				r := newRepo(env, dotgit, common, cur, alias, cur)
+				if alias != "" && real == "" {
+					real = realPath(dotgit)
+				}
+				if alias != real {
+					r.gitDirAlias = alias
+				}
+				return r, true, nil
 			}
 		}
-		if isGitDir(cur, env) { // a bare repository, or inside a .git directory
+		if common, ok := isGitDir(cur, env); ok { // a bare repository, or inside a .git directory
 			alias := ""
 			if cur == start {
 				alias = filepath.Clean(dir) + string(filepath.Separator) + "."
 			}
-			return newRepo(env, cur, "", alias, cur), true, nil
+			r := newRepo(env, cur, common, "", alias, cur)
+			if alias != cur { // cur is its own real path
+				r.gitDirAlias = alias
+			}
+			return r, true, nil
 		}
 		parent := filepath.Dir(cur)
 		plen := len(parent)
@@ -109,7 +129,8 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 		}
 		gitDir, alias = target, ""
 	}
-	if !isGitDir(gitDir, env) {
+	common, ok := isGitDir(gitDir, env)
+	if !ok {
 		return Repo{}, false, nil
 	}
 	// Without $GIT_WORK_TREE the working directory is the top of the
@@ -121,15 +142,20 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 			setupDir = workTree
 		}
 	}
-	return newRepo(env, gitDir, workTree, alias, setupDir), true, nil
-}
-
-func newRepo(env Sources, gitDir, workTree, alias, setupDir string) Repo {
-	r := Repo{GitDir: gitDir, CommonDir: commonDir(gitDir, env), WorkTree: workTree, setupDir: setupDir}
-	if alias != realPath(gitDir) {
+	r := newRepo(env, gitDir, common, workTree, alias, setupDir)
+	if alias != "" && alias != realPath(gitDir) {
 		r.gitDirAlias = alias
 	}
-	return r
+	return r, true, nil
+}
+
+// newRepo is the repository of gitDir, whose common directory is common ("" to read it); its
+// gitDirAlias is for the caller to set.
+func newRepo(env Sources, gitDir, common, workTree, alias, setupDir string) Repo {
+	if common == "" {
+		common = commonDir(gitDir, env)
+	}
+	return Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, setupDir: setupDir}
 }
 
 // commonDir is $GIT_COMMON_DIR, or what <gitDir>/commondir names (linked
@@ -150,10 +176,10 @@ func commonDir(gitDir string, env Sources) string {
 }
 
 // isGitDir is git's is_git_directory: a valid HEAD, and objects/ and refs/
-// in the common directory.
-func isGitDir(dir string, env Sources) bool {
+// in the common directory, which it returns.
+func isGitDir(dir string, env Sources) (string, bool) {
 	if !validHEAD(filepath.Join(dir, "HEAD")) {
-		return false
+		return "", false
 	}
 	common := commonDir(dir, env)
 	objects := filepath.Join(common, "objects")
@@ -162,10 +188,10 @@ func isGitDir(dir string, env Sources) bool {
 	}
 	for _, p := range []string{objects, filepath.Join(common, "refs")} {
 		if _, err := os.Stat(p); err != nil {
-			return false
+			return "", false
 		}
 	}
-	return true
+	return common, true
 }
 
 // validHEAD accepts a symbolic ref to refs/..., a symlink into refs/, or
@@ -222,7 +248,7 @@ func readGitFile(path string, env Sources) (string, error) {
 		// are followed, as the operating system and git apply it.
 		dir = filepath.Dir(path) + string(filepath.Separator) + dir
 	}
-	if !isGitDir(dir, env) {
+	if _, ok := isGitDir(dir, env); !ok {
 		return "", fmt.Errorf("not a git repository: %s", dir)
 	}
 	return realPath(dir), nil
@@ -269,6 +295,5 @@ func realPath(p string) string {
 
 // isMissing reports errors that mean "no such file", which git skips.
 func isMissing(err error) bool {
-	var pe *fs.PathError
-	return errors.Is(err, fs.ErrNotExist) || errors.As(err, &pe) && isNotDir(pe.Err)
+	return errors.Is(err, fs.ErrNotExist) || isNotDir(err)
 }

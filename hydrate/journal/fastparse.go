@@ -2,10 +2,10 @@ package journal
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/gsd-tools/gsd/planfile/jsonlite"
 )
 
 // fastParse reads a line as gsd writes it (an object of known keys with string and integer
@@ -36,11 +36,7 @@ func (in interner) get(b []byte) string {
 
 func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 	p := l
-	skip := func() {
-		for len(p) > 0 && (p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') {
-			p = p[1:]
-		}
-	}
+	skip := func() { p = jsonlite.Space(p) }
 	skip()
 	if len(p) == 0 || p[0] != '{' {
 		return ev, false
@@ -160,29 +156,21 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 	}
 }
 
-// ws skips JSON white space.
-func ws(p []byte) []byte {
-	for len(p) > 0 && (p[0] == ' ' || p[0] == '\t' || p[0] == '\n' || p[0] == '\r') {
-		p = p[1:]
-	}
-	return p
-}
-
 // carried reads the array at the start of p as encoding/json reads it into a nil []Carried: an
 // empty array is an empty slice, not nil.
 func carried(p []byte, in interner) ([]Carried, []byte, bool) {
 	out := []Carried{}
-	p = ws(p[1:])
+	p = jsonlite.Space(p[1:])
 	if len(p) > 0 && p[0] == ']' {
 		return out, p[1:], true
 	}
 	for {
-		c, rest, ok := carriedObject(ws(p), in)
+		c, rest, ok := carriedObject(jsonlite.Space(p), in)
 		if !ok {
 			return nil, nil, false
 		}
 		out = append(out, c)
-		p = ws(rest)
+		p = jsonlite.Space(rest)
 		switch {
 		case len(p) == 0:
 			return nil, nil, false
@@ -201,20 +189,20 @@ func carriedObject(p []byte, in interner) (c Carried, _ []byte, _ bool) {
 	if len(p) == 0 || p[0] != '{' {
 		return c, nil, false
 	}
-	p = ws(p[1:])
+	p = jsonlite.Space(p[1:])
 	if len(p) > 0 && p[0] == '}' {
 		return c, p[1:], true
 	}
 	for {
-		key, rest, ok := str(ws(p), in)
+		key, rest, ok := str(jsonlite.Space(p), in)
 		if !ok {
 			return c, nil, false
 		}
-		p = ws(rest)
+		p = jsonlite.Space(rest)
 		if len(p) == 0 || p[0] != ':' {
 			return c, nil, false
 		}
-		p = ws(p[1:])
+		p = jsonlite.Space(p[1:])
 		if len(p) == 0 {
 			return c, nil, false
 		}
@@ -244,7 +232,7 @@ func carriedObject(p []byte, in interner) (c Carried, _ []byte, _ bool) {
 		default:
 			return c, nil, false
 		}
-		p = ws(p)
+		p = jsonlite.Space(p)
 		switch {
 		case len(p) == 0:
 			return c, nil, false
@@ -273,38 +261,12 @@ func parseTime(v string) (time.Time, bool) {
 	return t, true
 }
 
-// str reads a JSON string at the start of p. Strings with escapes are decoded by encoding/json.
+// str reads a JSON string at the start of p, interning it when in is not nil.
 func str(p []byte, in interner) (string, []byte, bool) {
-	if len(p) == 0 || p[0] != '"' {
-		return "", nil, false
+	if in == nil {
+		return jsonlite.String(p, nil)
 	}
-	escaped, ascii := false, true
-	for i := 1; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\':
-			escaped = true
-			i++
-		case c == '"':
-			raw := p[1:i]
-			if escaped {
-				var s string
-				if json.Unmarshal(p[:i+1], &s) != nil {
-					return "", nil, false
-				}
-				return s, p[i+1:], true
-			}
-			if !ascii && !utf8.Valid(raw) {
-				return "", nil, false
-			}
-			return in.get(raw), p[i+1:], true
-		case c >= 0x80:
-			ascii = false
-		case c < 0x20:
-			return "", nil, false
-		}
-	}
-	return "", nil, false
+	return jsonlite.String(p, in.get)
 }
 
 // integer reads a JSON integer (no fraction, no exponent, no leading zero) that fits an int32.

@@ -231,3 +231,33 @@ func FuzzFastParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEncode: Encode writes what encoding/json writes for the event (without HTML escaping,
+// the schema version set, the time in UTC), and fails where it fails.
+func FuzzEncode(f *testing.F) {
+	f.Add(int64(3), int64(1770112800), "mark", "cli", "", 2, "Task <2> & \"more\"", "pending", "complete", "01-01-PLAN.md", "", "note\n\t\x01\u2028", 0, "ab12", "", 1, "carried \xff", 0, "")
+	f.Add(int64(1), int64(-70000000000), "bootstrap", "", "i-1", 0, "", "", "", "", "snap.md", "", 9, "", "<session>\n", 0, "", 3, "in-progress")
+	f.Add(int64(7), int64(253402300800), "carry", "hook", "", 0, "", "", "", "", "", "", 0, "", "", 0, "", 0, "")
+	f.Fuzz(func(t *testing.T, seq, unix int64, typ, source, instance string, task int, name, old, nw, plan, snapshot, note string, size int, sha, session string, ctask int, cname string, cfrom int, cstatus string) {
+		ev := Event{Seq: seq, Time: time.Unix(unix, unix%1000*1e6).In(time.FixedZone("X", 3600)), Type: typ, Source: source,
+			Instance: instance, Task: task, Name: name, Old: old, New: nw, Plan: plan, Snapshot: snapshot, Note: note,
+			Size: size, SHA256: sha, Session: session, Volatile: size%2 == 0}
+		if ctask != 0 {
+			ev.Carried = []Carried{{Task: ctask, Name: cname, From: cfrom, Status: cstatus}, {Task: ctask + 1}}
+		}
+		want := ev
+		want.SchemaVersion = SchemaVersion
+		want.Time = want.Time.UTC()
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		werr := enc.Encode(want)
+		got, err := Encode(ev)
+		if (err != nil) != (werr != nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("Encode error %v, encoding/json's %v", err, werr)
+		}
+		if err == nil && !bytes.Equal(got, buf.Bytes()) {
+			t.Fatalf("Encode wrote\n%s\nencoding/json\n%s", got, buf.Bytes())
+		}
+	})
+}
