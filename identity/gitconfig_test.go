@@ -992,3 +992,40 @@ func TestGitDirSymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestDotGitSymlink: a .git that is a symlink to the git directory (kept elsewhere) is matched by
+// gitdir: patterns as git matches it: through the resolved path, and through the symlink's own
+// spelling, <top of the working tree>/.git, from anywhere in the working tree.
+func TestDotGitSymlink(t *testing.T) {
+	f := newFixture(t)
+	f.gitDir("store/proj.git", "main")
+	f.mkdir("proj/sub")
+	if err := os.Symlink(f.path("store/proj.git"), f.path("proj/.git")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	f.write("home/i", "[user]\n\tname = matched\n")
+	for _, c := range []struct {
+		pattern, dir string
+		want         bool
+	}{
+		{"$ROOT/store/", "proj", true},
+		{"$ROOT/store/", "proj/sub", true},
+		{"$ROOT/proj/", "proj", true},
+		{"$ROOT/proj/", "proj/sub", true},
+		{"$ROOT/nowhere/", "proj/sub", false},
+	} {
+		f.write("home/.gitconfig", "[includeIf \"gitdir:"+c.pattern+"\"]\n\tpath = i\n")
+		value, _, _, err := GitUserName(f.identityEnv(c.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := value == "matched"; got != c.want {
+			t.Errorf("pattern %s from %s: matched = %v, want %v", c.pattern, c.dir, got, c.want)
+		}
+		if _, err := exec.LookPath("git"); err == nil {
+			if g := f.gitUserName(f.path(c.dir)); g.value != value {
+				t.Errorf("pattern %s from %s: gsd %q, git %q", c.pattern, c.dir, value, g.value)
+			}
+		}
+	}
+}

@@ -52,7 +52,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 	dev, devOK := device(start)
 	for cur := start; ; {
 		dotgit := filepath.Join(cur, ".git")
-		// cur has no symlink in it (start is resolved, and so are its parents): unless .git is
+		// cur has no symlink in it (start, resolved, or one of its parents): unless .git is
 		// one, dotgit is its own real path.
 		fi, err := os.Lstat(dotgit)
 		real := ""
@@ -67,19 +67,20 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 				if err != nil {
 					return Repo{}, false, err
 				}
-				return newRepo(env, gitDir, "", cur, "", cur), true, nil
+				return newRepo(env, gitDir, "", cur, cur), true, nil
 			}
 			if common, ok := isGitDir(dotgit, env); ok {
-				alias := ""
+				// git spells the git directory from the top of the working tree: dotgit,
+				// which is not its real path when .git is a symlink; found in dir itself,
+				// through $PWD, i.e. through dir.
+				alias := dotgit
 				if cur == start {
-					// Found in dir itself: git then spells the git
-					// directory through $PWD, i.e. through dir.
 					alias = filepath.Join(filepath.Clean(dir), ".git")
 				}
-				r := newRepo(env, dotgit, common, cur, alias, cur)
-				if alias != "" && real == "" {
+				if real == "" {
 					real = realPath(dotgit)
 				}
+				r := newRepo(env, dotgit, common, cur, cur)
 				if alias != real {
 					r.gitDirAlias = alias
 				}
@@ -91,8 +92,8 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 			if cur == start {
 				alias = filepath.Clean(dir) + string(filepath.Separator) + "."
 			}
-			r := newRepo(env, cur, common, "", alias, cur)
-			if alias != cur { // cur is its own real path
+			r := newRepo(env, cur, common, "", cur)
+			if alias != cur { // cur is its own real path when it is start
 				r.gitDirAlias = alias
 			}
 			return r, true, nil
@@ -142,7 +143,7 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 			setupDir = workTree
 		}
 	}
-	r := newRepo(env, gitDir, common, workTree, alias, setupDir)
+	r := newRepo(env, gitDir, common, workTree, setupDir)
 	if alias != "" && alias != realPath(gitDir) {
 		r.gitDirAlias = alias
 	}
@@ -151,7 +152,7 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 
 // newRepo is the repository of gitDir, whose common directory is common ("" to read it); its
 // gitDirAlias is for the caller to set.
-func newRepo(env Sources, gitDir, common, workTree, alias, setupDir string) Repo {
+func newRepo(env Sources, gitDir, common, workTree, setupDir string) Repo {
 	if common == "" {
 		common = commonDir(gitDir, env)
 	}
