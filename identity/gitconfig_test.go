@@ -965,17 +965,28 @@ func TestGitDirSymlink(t *testing.T) {
 	if err := os.Symlink(f.path("real"), f.path("link")); err != nil {
 		t.Skipf("no symlinks: %v", err)
 	}
-	f.write("home/i", "[user]\n\tname = matched\n")
-	for _, c := range []struct {
-		pattern, dir string
-		want         bool
-	}{
+	checkGitDirPatterns(t, f, []gitDirCase{
 		{"$ROOT/real/", "link/proj", true},
 		{"$ROOT/real/", "link/proj/sub", true},
 		{"$ROOT/link/", "link/proj", true},
 		{"$ROOT/link/", "link/proj/sub", false},
 		{"$ROOT/link/", "real/proj", false},
-	} {
+	})
+}
+
+// gitDirCase is an includeIf "gitdir:" pattern, where gsd runs, and whether it matches.
+type gitDirCase struct {
+	pattern, dir string
+	want         bool
+}
+
+// checkGitDirPatterns includes a file setting the user name under each case's pattern and checks
+// that it applies from the case's directory exactly when wanted, and as git applies it.
+func checkGitDirPatterns(t *testing.T, f *fixture, cases []gitDirCase) {
+	t.Helper()
+	f.write("home/i", "[user]\n\tname = matched\n")
+	_, gitErr := exec.LookPath("git")
+	for _, c := range cases {
 		f.write("home/.gitconfig", "[includeIf \"gitdir:"+c.pattern+"\"]\n\tpath = i\n")
 		value, _, _, err := GitUserName(f.identityEnv(c.dir))
 		if err != nil {
@@ -984,9 +995,8 @@ func TestGitDirSymlink(t *testing.T) {
 		if got := value == "matched"; got != c.want {
 			t.Errorf("pattern %s from %s: matched = %v, want %v", c.pattern, c.dir, got, c.want)
 		}
-		if _, err := exec.LookPath("git"); err == nil {
-			g := f.gitUserName(f.path(c.dir))
-			if g.value != value {
+		if gitErr == nil {
+			if g := f.gitUserName(f.path(c.dir)); g.value != value {
 				t.Errorf("pattern %s from %s: gsd %q, git %q", c.pattern, c.dir, value, g.value)
 			}
 		}
@@ -1003,29 +1013,11 @@ func TestDotGitSymlink(t *testing.T) {
 	if err := os.Symlink(f.path("store/proj.git"), f.path("proj/.git")); err != nil {
 		t.Skipf("no symlinks: %v", err)
 	}
-	f.write("home/i", "[user]\n\tname = matched\n")
-	for _, c := range []struct {
-		pattern, dir string
-		want         bool
-	}{
+	checkGitDirPatterns(t, f, []gitDirCase{
 		{"$ROOT/store/", "proj", true},
 		{"$ROOT/store/", "proj/sub", true},
 		{"$ROOT/proj/", "proj", true},
 		{"$ROOT/proj/", "proj/sub", true},
 		{"$ROOT/nowhere/", "proj/sub", false},
-	} {
-		f.write("home/.gitconfig", "[includeIf \"gitdir:"+c.pattern+"\"]\n\tpath = i\n")
-		value, _, _, err := GitUserName(f.identityEnv(c.dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := value == "matched"; got != c.want {
-			t.Errorf("pattern %s from %s: matched = %v, want %v", c.pattern, c.dir, got, c.want)
-		}
-		if _, err := exec.LookPath("git"); err == nil {
-			if g := f.gitUserName(f.path(c.dir)); g.value != value {
-				t.Errorf("pattern %s from %s: gsd %q, git %q", c.pattern, c.dir, value, g.value)
-			}
-		}
-	}
+	})
 }

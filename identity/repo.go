@@ -63,11 +63,11 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 		}
 		if err == nil {
 			if fi.Mode().IsRegular() {
-				gitDir, err := readGitFile(dotgit, env)
+				gitDir, common, err := readGitFile(dotgit, env)
 				if err != nil {
 					return Repo{}, false, err
 				}
-				return newRepo(env, gitDir, "", cur, cur), true, nil
+				return Repo{GitDir: gitDir, CommonDir: common, WorkTree: cur, setupDir: cur}, true, nil
 			}
 			if common, ok := isGitDir(dotgit, env); ok {
 				// git spells the git directory from the top of the working tree: dotgit,
@@ -80,7 +80,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 				if real == "" {
 					real = realPath(dotgit)
 				}
-				r := newRepo(env, dotgit, common, cur, cur)
+				r := Repo{GitDir: dotgit, CommonDir: common, WorkTree: cur, setupDir: cur}
 				if alias != real {
 					r.gitDirAlias = alias
 				}
@@ -92,7 +92,7 @@ func FindRepo(dir string, lookupEnv func(string) (string, bool)) (Repo, bool, er
 			if cur == start {
 				alias = filepath.Clean(dir) + string(filepath.Separator) + "."
 			}
-			r := newRepo(env, cur, common, "", cur)
+			r := Repo{GitDir: cur, CommonDir: common, setupDir: cur}
 			if alias != cur { // cur is its own real path when it is start
 				r.gitDirAlias = alias
 			}
@@ -123,16 +123,17 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 	}
 	gitDir := env.abs(gd)
 	alias := gitDir
+	var common string
 	if fi, err := os.Stat(gitDir); err == nil && fi.Mode().IsRegular() {
-		target, err := readGitFile(gitDir, env)
-		if err != nil {
+		if gitDir, common, err = readGitFile(gitDir, env); err != nil {
 			return Repo{}, false, err
 		}
-		gitDir, alias = target, ""
-	}
-	common, ok := isGitDir(gitDir, env)
-	if !ok {
-		return Repo{}, false, nil
+		alias = ""
+	} else {
+		var ok bool
+		if common, ok = isGitDir(gitDir, env); !ok {
+			return Repo{}, false, nil
+		}
 	}
 	// Without $GIT_WORK_TREE the working directory is the top of the
 	// working tree; with it, git moves to its top only from inside it.
@@ -143,20 +144,11 @@ func explicitRepo(env Sources, gd string) (Repo, bool, error) {
 			setupDir = workTree
 		}
 	}
-	r := newRepo(env, gitDir, common, workTree, setupDir)
+	r := Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, setupDir: setupDir}
 	if alias != "" && alias != realPath(gitDir) {
 		r.gitDirAlias = alias
 	}
 	return r, true, nil
-}
-
-// newRepo is the repository of gitDir, whose common directory is common ("" to read it); its
-// gitDirAlias is for the caller to set.
-func newRepo(env Sources, gitDir, common, workTree, setupDir string) Repo {
-	if common == "" {
-		common = commonDir(gitDir, env)
-	}
-	return Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, setupDir: setupDir}
 }
 
 // commonDir is $GIT_COMMON_DIR, or what <gitDir>/commondir names (linked
@@ -229,19 +221,20 @@ func validHEAD(path string) bool {
 }
 
 // readGitFile follows a .git file ("gitdir: <path>", relative to the
-// file's directory) as in linked worktrees and submodules.
-func readGitFile(path string, env Sources) (string, error) {
+// file's directory) as in linked worktrees and submodules: the git
+// directory's real path and its common directory.
+func readGitFile(path string, env Sources) (gitDir, common string, err error) {
 	data, err := readFile(path)
 	if err != nil {
-		return "", fmt.Errorf("reading gitfile: %w", err)
+		return "", "", fmt.Errorf("reading gitfile: %w", err)
 	}
 	rest, ok := bytes.CutPrefix(data, []byte("gitdir: "))
 	if !ok {
-		return "", fmt.Errorf("invalid gitfile format: %s", path)
+		return "", "", fmt.Errorf("invalid gitfile format: %s", path)
 	}
 	rest = bytes.TrimRight(rest, "\r\n")
 	if len(rest) == 0 {
-		return "", fmt.Errorf("no path in gitfile: %s", path)
+		return "", "", fmt.Errorf("no path in gitfile: %s", path)
 	}
 	dir := string(rest)
 	if !filepath.IsAbs(dir) {
@@ -249,10 +242,15 @@ func readGitFile(path string, env Sources) (string, error) {
 		// are followed, as the operating system and git apply it.
 		dir = filepath.Dir(path) + string(filepath.Separator) + dir
 	}
-	if _, ok := isGitDir(dir, env); !ok {
-		return "", fmt.Errorf("not a git repository: %s", dir)
+	common, ok = isGitDir(dir, env)
+	if !ok {
+		return "", "", fmt.Errorf("not a git repository: %s", dir)
 	}
-	return realPath(dir), nil
+	gitDir = realPath(dir)
+	if common == dir { // no commondir file: the git directory itself, by its real path
+		common = gitDir
+	}
+	return gitDir, common, nil
 }
 
 // ceilingLength is the length of the longest $GIT_CEILING_DIRECTORIES

@@ -51,86 +51,42 @@ func ParseInput(data []byte) (Input, error) {
 // "transcript_path": null). Anything else (nesting, a key that only matches a field's name when
 // case is folded, as encoding/json matches) is ok false, for encoding/json to read.
 func parseFlat(data []byte) (in Input, ok bool) {
-	p := jsonlite.Space(data)
-	if len(p) == 0 || p[0] != '{' {
-		return in, false
-	}
-	p = jsonlite.Space(p[1:])
-	if len(p) > 0 && p[0] == '}' {
-		return in, len(jsonlite.Space(p[1:])) == 0
-	}
-	for {
-		key, rest, ok := jsonlite.String(p, nil)
-		if !ok {
-			return in, false
-		}
-		p = jsonlite.Space(rest)
-		if len(p) == 0 || p[0] != ':' {
-			return in, false
-		}
-		p = jsonlite.Space(p[1:])
-		field := in.field(key)
-		if field == nil && foldsToField(key) {
-			return in, false
-		}
-		if len(p) > 0 && p[0] == '"' {
+	rest, ok := jsonlite.Object(jsonlite.Space(data), nil, func(key string, p []byte) ([]byte, bool) {
+		field, folded := in.field(key)
+		switch {
+		case folded:
+			return nil, false
+		case len(p) > 0 && p[0] == '"':
 			v, rest, ok := jsonlite.String(p, nil)
-			if !ok {
-				return in, false
-			}
-			if field != nil {
+			if ok && field != nil {
 				*field = v
 			}
-			p = rest
-		} else {
-			if field != nil { // null leaves a field as it is, anything else is an error
-				return in, false
-			}
-			if p, ok = jsonlite.Scalar(p); !ok {
-				return in, false
-			}
+			return rest, ok
+		case field != nil: // null leaves a field as it is, anything else is an error
+			return nil, false
 		}
-		p = jsonlite.Space(p)
-		switch {
-		case len(p) == 0:
-			return in, false
-		case p[0] == ',':
-			p = jsonlite.Space(p[1:])
-		case p[0] == '}':
-			return in, len(jsonlite.Space(p[1:])) == 0
-		default:
-			return in, false
-		}
-	}
+		return jsonlite.Scalar(p)
+	})
+	return in, ok && len(jsonlite.Space(rest)) == 0
 }
 
-// field is the field of in that key names exactly, nil for none.
-func (in *Input) field(key string) *string {
-	switch key {
-	case "session_id":
-		return &in.SessionID
-	case "cwd":
-		return &in.Cwd
-	case "hook_event_name":
-		return &in.HookEventName
-	case "source":
-		return &in.Source
-	case "trigger":
-		return &in.Trigger
-	case "reason":
-		return &in.Reason
-	}
-	return nil
-}
-
-// foldsToField reports whether key names one of Input's fields when case is folded.
-func foldsToField(key string) bool {
-	for _, name := range [...]string{"session_id", "cwd", "hook_event_name", "source", "trigger", "reason"} {
-		if strings.EqualFold(key, name) {
-			return true
+// field is the field of in that key names exactly (nil for none), and whether key names one only
+// when case is folded, as encoding/json also matches keys. The names are Input's JSON tags;
+// FuzzParseInput holds the two to the same reading.
+func (in *Input) field(key string) (_ *string, folded bool) {
+	for _, f := range [...]struct {
+		name string
+		p    *string
+	}{
+		{"session_id", &in.SessionID}, {"cwd", &in.Cwd}, {"hook_event_name", &in.HookEventName},
+		{"source", &in.Source}, {"trigger", &in.Trigger}, {"reason", &in.Reason},
+	} {
+		if key == f.name {
+			return f.p, false
 		}
+		folded = folded || strings.EqualFold(key, f.name)
 	}
-	return false
+	return nil, folded
 }
 
 // SessionStartOutput is what a SessionStart hook prints: the brief as additional context.
@@ -150,8 +106,8 @@ func NewSessionStartOutput(event, context string) SessionStartOutput {
 }
 
 // AppendJSON appends o as one line of JSON, as encoding/json writes it without HTML escaping
-// (SessionStart runs on every agent start; encoding/json's first use in a process is slower than
-// the rest of the write).
+// (SessionStart runs on every agent start, in a fresh process, where encoding/json would first
+// build the type's codec by reflection).
 func (o SessionStartOutput) AppendJSON(b []byte) []byte {
 	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
 	b = jsonlite.AppendString(b, o.HookSpecificOutput.HookEventName, false)

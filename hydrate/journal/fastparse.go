@@ -35,44 +35,19 @@ func (in interner) get(b []byte) string {
 }
 
 func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
-	p := l
-	skip := func() { p = jsonlite.Space(p) }
-	skip()
-	if len(p) == 0 || p[0] != '{' {
-		return ev, false
-	}
-	p = p[1:]
-	skip()
-	if len(p) > 0 && p[0] == '}' {
-		p = p[1:]
-		skip()
-		return ev, len(p) == 0
-	}
-	for {
-		skip()
-		key, rest, ok := str(p, in)
-		if !ok {
-			return ev, false
-		}
-		p = rest
-		skip()
-		if len(p) == 0 || p[0] != ':' {
-			return ev, false
-		}
-		p = p[1:]
-		skip()
+	rest, ok := jsonlite.Object(jsonlite.Space(l), in.fn(), func(key string, p []byte) ([]byte, bool) {
 		if len(p) == 0 {
-			return ev, false
+			return nil, false
 		}
 		if p[0] == '[' {
 			// encoding/json decodes a second array into the elements of the first, keeping
 			// the fields the second does not set: not worth imitating.
 			if key != "carried" || ev.Carried != nil {
-				return ev, false
+				return nil, false
 			}
 			c, rest, ok := carried(p, in)
 			if !ok {
-				return ev, false
+				return nil, false
 			}
 			ev.Carried, p = c, rest
 		} else if p[0] == '"' {
@@ -85,7 +60,7 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 				v, rest, ok = str(p, in)
 			}
 			if !ok {
-				return ev, false
+				return nil, false
 			}
 			p = rest
 			switch key {
@@ -114,16 +89,16 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 			case "time":
 				t, ok := parseTime(v)
 				if !ok {
-					return ev, false
+					return nil, false
 				}
 				ev.Time = t
 			default:
-				return ev, false
+				return nil, false
 			}
 		} else {
 			n, rest, ok := integer(p)
 			if !ok {
-				return ev, false
+				return nil, false
 			}
 			p = rest
 			switch key {
@@ -136,24 +111,12 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 			case "size":
 				ev.Size = int(n)
 			default:
-				return ev, false
+				return nil, false
 			}
 		}
-		skip()
-		if len(p) == 0 {
-			return ev, false
-		}
-		if p[0] == ',' {
-			p = p[1:]
-			continue
-		}
-		if p[0] != '}' {
-			return ev, false
-		}
-		p = p[1:]
-		skip()
-		return ev, len(p) == 0
-	}
+		return p, true
+	})
+	return ev, ok && len(jsonlite.Space(rest)) == 0
 }
 
 // carried reads the array at the start of p as encoding/json reads it into a nil []Carried: an
@@ -186,64 +149,28 @@ func carried(p []byte, in interner) ([]Carried, []byte, bool) {
 
 // carriedObject reads one element of a carry-over: a flat object of Carried's keys.
 func carriedObject(p []byte, in interner) (c Carried, _ []byte, _ bool) {
-	if len(p) == 0 || p[0] != '{' {
-		return c, nil, false
-	}
-	p = jsonlite.Space(p[1:])
-	if len(p) > 0 && p[0] == '}' {
-		return c, p[1:], true
-	}
-	for {
-		key, rest, ok := str(jsonlite.Space(p), in)
-		if !ok {
-			return c, nil, false
-		}
-		p = jsonlite.Space(rest)
-		if len(p) == 0 || p[0] != ':' {
-			return c, nil, false
-		}
-		p = jsonlite.Space(p[1:])
-		if len(p) == 0 {
-			return c, nil, false
-		}
+	rest, ok := jsonlite.Object(p, in.fn(), func(key string, p []byte) ([]byte, bool) {
 		switch key {
 		case "name", "status":
 			v, rest, ok := str(p, in)
-			if !ok {
-				return c, nil, false
-			}
 			if key == "name" {
 				c.Name = v
 			} else {
 				c.Status = v
 			}
-			p = rest
+			return rest, ok
 		case "task", "from":
 			n, rest, ok := integer(p)
-			if !ok {
-				return c, nil, false
-			}
 			if key == "task" {
 				c.Task = int(n)
 			} else {
 				c.From = int(n)
 			}
-			p = rest
-		default:
-			return c, nil, false
+			return rest, ok
 		}
-		p = jsonlite.Space(p)
-		switch {
-		case len(p) == 0:
-			return c, nil, false
-		case p[0] == ',':
-			p = p[1:]
-		case p[0] == '}':
-			return c, p[1:], true
-		default:
-			return c, nil, false
-		}
-	}
+		return nil, false
+	})
+	return c, rest, ok
 }
 
 // parseTime reads a time as time.Time's JSON decoding does. The form gsd writes
@@ -262,11 +189,14 @@ func parseTime(v string) (time.Time, bool) {
 }
 
 // str reads a JSON string at the start of p, interning it when in is not nil.
-func str(p []byte, in interner) (string, []byte, bool) {
+func str(p []byte, in interner) (string, []byte, bool) { return jsonlite.String(p, in.fn()) }
+
+// fn is in's get for jsonlite, nil for no interning.
+func (in interner) fn() func([]byte) string {
 	if in == nil {
-		return jsonlite.String(p, nil)
+		return nil
 	}
-	return jsonlite.String(p, in.get)
+	return in.get
 }
 
 // integer reads a JSON integer (no fraction, no exponent, no leading zero) that fits an int32.

@@ -160,8 +160,8 @@ func parseLineIn(l []byte, in interner) (Event, error) {
 
 // Encode renders ev as one journal line, newline included: what encoding/json writes for it
 // (without HTML escaping), written directly, since every mark and every hook writes one and
-// encoding/json's first use in a process costs more than the rest of the write (FuzzEncode holds
-// the two to the same bytes).
+// encoding/json's first use of a type in a process builds its codec by reflection (FuzzEncode
+// holds the two to the same bytes).
 func Encode(ev Event) ([]byte, error) {
 	t, err := ev.Time.UTC().MarshalJSON()
 	if err != nil {
@@ -170,17 +170,13 @@ func Encode(ev Event) ([]byte, error) {
 	b := make([]byte, 0, 192+len(ev.Session)+len(ev.Note)+32*len(ev.Carried))
 	b = append(b, `{"schemaVersion":`...)
 	b = strconv.AppendInt(b, SchemaVersion, 10)
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, ev.Seq, 10)
+	b = intField(b, "seq", ev.Seq, false)
 	b = append(b, `,"time":`...)
 	b = append(b, t...)
 	b = field(b, "type", ev.Type, false)
 	b = field(b, "source", ev.Source, true)
 	b = field(b, "instance", ev.Instance, true)
-	if ev.Task != 0 {
-		b = append(b, `,"task":`...)
-		b = strconv.AppendInt(b, int64(ev.Task), 10)
-	}
+	b = intField(b, "task", int64(ev.Task), true)
 	b = field(b, "name", ev.Name, true)
 	b = field(b, "old", ev.Old, true)
 	b = field(b, "new", ev.New, true)
@@ -195,20 +191,14 @@ func Encode(ev Event) ([]byte, error) {
 			b = append(b, `{"task":`...)
 			b = strconv.AppendInt(b, int64(c.Task), 10)
 			b = field(b, "name", c.Name, false)
-			if c.From != 0 {
-				b = append(b, `,"from":`...)
-				b = strconv.AppendInt(b, int64(c.From), 10)
-			}
+			b = intField(b, "from", int64(c.From), true)
 			b = field(b, "status", c.Status, true)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
 	b = field(b, "note", ev.Note, true)
-	if ev.Size != 0 {
-		b = append(b, `,"size":`...)
-		b = strconv.AppendInt(b, int64(ev.Size), 10)
-	}
+	b = intField(b, "size", int64(ev.Size), true)
 	b = field(b, "sha256", ev.SHA256, false)
 	b = field(b, "session", ev.Session, true)
 	return append(b, "}\n"...), nil
@@ -223,6 +213,17 @@ func field(b []byte, key, value string, omitEmpty bool) []byte {
 	b = append(b, key...)
 	b = append(b, '"', ':')
 	return jsonlite.AppendString(b, value, false)
+}
+
+// intField appends `,"key":n` to b, nothing for 0 when omitEmpty.
+func intField(b []byte, key string, n int64, omitEmpty bool) []byte {
+	if omitEmpty && n == 0 {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, n, 10)
 }
 
 // FileTypeError says the journal path is not a regular file: it is never opened then (opening a

@@ -1,7 +1,7 @@
 // Package jsonlite reads and writes the little JSON on gsd's per-turn paths (a hook's input and
 // output, a journal line) without encoding/json. encoding/json builds a codec for each type by
-// reflection the first time a process uses it, tens of microseconds a type, and gsd is a fresh
-// process on every agent turn.
+// reflection the first time a process uses it, and gsd is a fresh process on every agent turn:
+// doing without it made `gsd hook session-start` 5% faster.
 //
 // What jsonlite writes is byte for byte what encoding/json writes. What it reads, it reads as
 // encoding/json does or not at all (ok false), and the caller falls back on encoding/json. The
@@ -60,6 +60,44 @@ func String(p []byte, intern func([]byte) string) (string, []byte, bool) {
 		}
 	}
 	return "", nil, false
+}
+
+// Object reads the object at the start of p and returns the bytes after it. member is called with
+// each key (read as String reads it, with intern) and the bytes from its value on; it reads the
+// value and returns the bytes after it, or ok false to give up. ok is false for anything that is
+// not an object encoding/json would read, and whenever member gives up.
+func Object(p []byte, intern func([]byte) string, member func(key string, value []byte) ([]byte, bool)) ([]byte, bool) {
+	if len(p) == 0 || p[0] != '{' {
+		return nil, false
+	}
+	p = Space(p[1:])
+	if len(p) > 0 && p[0] == '}' {
+		return p[1:], true
+	}
+	for {
+		key, rest, ok := String(p, intern)
+		if !ok {
+			return nil, false
+		}
+		p = Space(rest)
+		if len(p) == 0 || p[0] != ':' {
+			return nil, false
+		}
+		if p, ok = member(key, Space(p[1:])); !ok {
+			return nil, false
+		}
+		p = Space(p)
+		switch {
+		case len(p) == 0:
+			return nil, false
+		case p[0] == ',':
+			p = Space(p[1:])
+		case p[0] == '}':
+			return p[1:], true
+		default:
+			return nil, false
+		}
+	}
 }
 
 // Scalar skips the literal at the start of p that is not a string, an object or an array

@@ -124,3 +124,33 @@ func FuzzScalar(f *testing.F) {
 		}
 	})
 }
+
+func TestObject(t *testing.T) {
+	// member reads string values only.
+	member := func(got *[]string) func(string, []byte) ([]byte, bool) {
+		return func(key string, p []byte) ([]byte, bool) {
+			v, rest, ok := String(p, nil)
+			*got = append(*got, key+"="+v)
+			return rest, ok
+		}
+	}
+	for _, tc := range []struct {
+		in, want, rest string
+		ok             bool
+	}{
+		{`{} x`, "", " x", true},
+		{`{ "a" : "1" , "b":"2"},`, "a=1 b=2", ",", true},
+		{`{"a":"1",}`, "a=1", "", false},
+		{`{"a":1}`, "a=", "", false}, // member gives up
+		{`{"a" "1"}`, "", "", false},
+		{`{"a":"1"`, "a=1", "", false},
+		{`["a"]`, "", "", false},
+		{``, "", "", false},
+	} {
+		var got []string
+		rest, ok := Object([]byte(tc.in), nil, member(&got))
+		if strings.Join(got, " ") != tc.want || ok != tc.ok || ok && string(rest) != tc.rest {
+			t.Errorf("Object(%q) = %q, %q, %v; want %q, %q, %v", tc.in, got, rest, ok, tc.want, tc.rest, tc.ok)
+		}
+	}
+}
