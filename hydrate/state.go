@@ -280,7 +280,7 @@ func (d Difference) SaysText() string {
 // would change, so that a check and a write can never disagree. Without full, the project-wide
 // numbers (the percent and the frontmatter counts) are not compared.
 func compareState(src []byte, pos Position, full bool) []Difference {
-	_, changes := statemd.Rewrite(src, pos.values(full))
+	changes := statemd.Changes(src, pos.values(full))
 	diffs := make([]Difference, 0, len(changes))
 	for _, c := range changes {
 		d := Difference{Field: c.Field, Line: c.Line, Derived: strings.TrimSpace(c.New)}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unsafe"
 
 	"github.com/gsd-tools/gsd/planfile/statemd"
 )
@@ -19,7 +20,9 @@ func readState(fsys fs.FS, planningDir string) ([]byte, statemd.Declared, error)
 	if err != nil {
 		return nil, statemd.Declared{}, err
 	}
-	return b, statemd.Parse(b).Declared(), nil
+	// b is this function's own, handed on as Position.State and never written: the declared
+	// values can share its bytes rather than copy the file.
+	return b, statemd.ParseText(unsafe.String(unsafe.SliceData(b), len(b))).Declared(), nil
 }
 
 // declaredNum parses the phase STATE.md declares.

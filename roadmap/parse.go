@@ -419,15 +419,22 @@ func plainName(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case c == ' ' && s[i-1] != ' ':
-		default:
+		if c := s[i]; !isAlnum[c] && (c != ' ' || s[i-1] == ' ') {
 			return false
 		}
 	}
 	return true
+}
+
+// isAlnum holds the ASCII letters and digits.
+var isAlnum = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
+	'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true,
+	'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true, 'j': true,
+	'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true,
+	'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
 }
 
 // cutDescription cuts the description off a checklist line or heading's name: "Auth - the
@@ -444,6 +451,9 @@ func cutDescription(s string) string {
 // trimCell trims the blanks and emphasis around a table cell: what strings.Trim(s, " \t*_`")
 // trims, without building the cut set on every cell of every row.
 func trimCell(s string) string {
+	if n := len(s); n > 0 && !isCellPad(s[0]) && !isCellPad(s[n-1]) {
+		return s
+	}
 	i, j := 0, len(s)
 	for i < j && isCellPad(s[i]) {
 		i++
@@ -505,7 +515,11 @@ func splitRowInto(cells []string, line string) []string {
 // trimSpace is strings.TrimSpace, quicker for a table cell's usual padding of spaces and tabs.
 // The commonest cell, " text " around printable ASCII, is answered by its first test.
 func trimSpace(s string) string {
-	if n := len(s); n > 2 && s[0] == ' ' && s[n-1] == ' ' && s[1]-'!' < 0x5f && s[n-2]-'!' < 0x5f { // '!' to DEL
+	n := len(s)
+	if n > 0 && s[0]-'!' < 0x5f && s[n-1]-'!' < 0x5f { // '!' to DEL at both ends: trimmed already
+		return s
+	}
+	if n > 2 && s[0] == ' ' && s[n-1] == ' ' && s[1]-'!' < 0x5f && s[n-2]-'!' < 0x5f {
 		return s[1 : n-1]
 	}
 	return trimSpaceSlow(s)
@@ -690,7 +704,7 @@ func phaseCell(cell string) (PhaseNum, string, bool) {
 // follows it.
 func phaseCellPrefix(cell string) (PhaseNum, string, bool) {
 	c := trimCell(cell)
-	if len(c) > 6 && strings.EqualFold(c[:5], "phase") && (c[5] == ' ' || c[5] == '\t') {
+	if len(c) > 6 && c[0]|0x20 == 'p' && strings.EqualFold(c[:5], "phase") && (c[5] == ' ' || c[5] == '\t') {
 		c = strings.TrimLeft(c[6:], " \t")
 	}
 	n, rest, ok := parsePhasePrefix(c)

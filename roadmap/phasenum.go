@@ -62,15 +62,16 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	var seg [maxSegments]int32
 	nseg := 0
 	for {
-		j := i
+		// The segment's value, as digits(trimZeros(run)) gives it, read in the same pass.
+		j, v, sig := i, 0, 0
 		for j < len(s) && isDigit(s[j]) {
+			if v != 0 || s[j] != '0' {
+				v = v*10 + int(s[j]-'0')
+				sig++
+			}
 			j++
 		}
-		if j == i {
-			return PhaseNum{}, s, false
-		}
-		v, ok := digits(trimZeros(s[i:j]))
-		if !ok {
+		if j == i || sig > maxSegmentDigits {
 			return PhaseNum{}, s, false
 		}
 		if nseg == maxSegments {

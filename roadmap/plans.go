@@ -262,6 +262,7 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		if err != nil {
 			return false, err
 		}
+		plans = slices.Grow(plans, len(names)) // room enough once, rather than growing plan by plan
 		for _, name := range names {
 			if name == "plans" {
 				hasNested = true

@@ -24,7 +24,8 @@ type Position struct {
 	Phases   []Entry
 	Declared statemd.Declared // what STATE.md says
 	// State is STATE.md as it was read for the decision (nil when there is none), so that a
-	// command comparing it with the position does not read it again.
+	// command comparing it with the position does not read it again. Never written: Declared's
+	// texts share its bytes.
 	State []byte
 
 	Phase         *Phase // the current phase with its plans; nil when the milestone is finished

@@ -113,6 +113,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		if len(rm.Phases) == 0 {
 			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
 		}
+		p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
 		for _, e := range rm.Phases {
 			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped() && (pos.Milestone == nil || &rm.Milestones[e.Milestone] != pos.Milestone)
 			p.Phases = append(p.Phases, PhaseInfo{
@@ -155,10 +156,16 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	}
 	p.Quick = quick
 
+	// p.Phases is in numeric order, one per number: the milestone's phases are found by search,
+	// not by going through the milestone for each phase (a thousand phases would be a million).
+	for _, e := range pos.Phases {
+		if i, found := slices.BinarySearchFunc(p.Phases, e.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) }); found {
+			p.Phases[i].InMilestone = true
+		}
+	}
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
-		ph.InMilestone = slices.ContainsFunc(pos.Phases, func(e Entry) bool { return e.Num.Equal(ph.Num) })
 		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) {
 			p.Current, p.Active = i, pos.Active
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +55,26 @@ func FuzzRewrite(f *testing.F) {
 			t.Fatalf("Declared() = %+v", before)
 		}
 		out, changes := Rewrite(src, v)
+		if only := Changes(src, v); !slices.Equal(only, changes) {
+			t.Fatalf("Changes gives %+v, Rewrite %+v", only, changes)
+		}
+		// Nothing returned shares src's bytes (src is read in place): overwriting them
+		// changes none of it.
+		kept := make([]Change, len(changes))
+		for i, c := range changes {
+			kept[i] = Change{Field: c.Field, Line: c.Line, Old: strings.Clone(c.Old), New: strings.Clone(c.New)}
+		}
+		outKept := bytes.Clone(out)
+		if len(changes) > 0 {
+			saved := bytes.Clone(src)
+			for i := range src {
+				src[i] = '#'
+			}
+			if !slices.Equal(kept, changes) || !bytes.Equal(outKept, out) {
+				t.Fatalf("the result changed with src's bytes: %+v", changes)
+			}
+			copy(src, saved)
+		}
 		if (len(changes) == 0) != bytes.Equal(out, src) {
 			t.Fatalf("%d changes, output unchanged %v", len(changes), bytes.Equal(out, src))
 		}
@@ -75,7 +97,7 @@ func FuzzRewrite(f *testing.F) {
 // keptOutside checks that out is src with the changes' lines replaced and only added lines
 // (fields, blank lines, a Current Position heading) inserted.
 func keptOutside(src, out []byte, changes []Change) error {
-	sl, ol := splitLines(src), splitLines(out)
+	sl, ol := splitLines(string(src)), splitLines(string(out))
 	replaced := map[int]string{}
 	for _, c := range changes {
 		if c.Old != "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Values are the derived values to write. A zero or unknown field means "not known: leave the
@@ -130,8 +131,20 @@ func (d *Doc) eol() string {
 //   - frontmatter numbers only when the counts are known.
 //
 // STATE.md disagrees with v exactly when changes is not empty; then out != src.
-func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
-	d := Parse(src)
+func Rewrite(src []byte, v Values) (out []byte, changes []Change) { return rewrite(src, v, true) }
+
+// Changes is Rewrite's changes alone, without building the rewritten file: what a report of
+// whether STATE.md agrees needs.
+func Changes(src []byte, v Values) []Change {
+	_, changes := rewrite(src, v, false)
+	return changes
+}
+
+// rewrite is Rewrite; out is built only when build is set. src is read in place, not copied:
+// nothing returned shares its bytes (the changes' texts are cloned, out is new) but src itself
+// when nothing changes.
+func rewrite(src []byte, v Values, build bool) (out []byte, changes []Change) {
+	d := ParseText(unsafe.String(unsafe.SliceData(src), len(src)))
 	r := &rewriter{d: d, lines: slices.Clone(d.lines)}
 	r.frontmatter(v)
 	pos := r.fields(v)
@@ -166,14 +179,23 @@ func Rewrite(src []byte, v Values) (out []byte, changes []Change) {
 				ins = append(ins, line{"", eol}) // keep prose (or a heading) apart from the fields
 			}
 		}
-		lines = slices.Insert(slices.Clone(lines), pos, ins...)
+		if build {
+			lines = slices.Insert(slices.Clone(lines), pos, ins...)
+		}
 		for i := range r.changes {
 			if r.changes[i].Line == -1 {
 				r.changes[i].Line = pos + 1
 			}
 		}
 	}
+	for i := range r.changes {
+		c := &r.changes[i]
+		c.Old, c.New = strings.Clone(c.Old), strings.Clone(c.New)
+	}
 	slices.SortStableFunc(r.changes, func(a, b Change) int { return a.Line - b.Line })
+	if !build {
+		return nil, r.changes
+	}
 	return join(lines), r.changes
 }
 

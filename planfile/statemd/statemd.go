@@ -5,7 +5,6 @@
 package statemd
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 )
@@ -16,9 +15,8 @@ type line struct {
 	eol  string // "\n", "\r\n", or "" for a last line without one
 }
 
-func splitLines(src []byte) []line {
-	out := make([]line, 0, bytes.Count(src, []byte{'\n'})+1) // one allocation, not a dozen
-	s := string(src)
+func splitLines(s string) []line {
+	out := make([]line, 0, strings.Count(s, "\n")+1) // one allocation, not a dozen
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -61,7 +59,12 @@ type Doc struct {
 }
 
 // Parse reads src. It never fails: what it cannot read is absent.
-func Parse(src []byte) *Doc {
+func Parse(src []byte) *Doc { return ParseText(string(src)) }
+
+// ParseText is Parse on a string: the Doc, and every string it gives, share src's bytes. A
+// caller holding a file's bytes that are never written again can pass them without a copy
+// (unsafe.String), as a large STATE.md read on every agent turn is worth.
+func ParseText(src string) *Doc {
 	d := &Doc{lines: splitLines(src), heading: -1, field: map[string]int{}}
 	d.fenced = make([]bool, len(d.lines))
 	if len(d.lines) > 0 && strings.TrimSpace(strings.TrimPrefix(d.lines[0].text, "\ufeff")) == "---" {
