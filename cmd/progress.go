@@ -46,7 +46,8 @@ $GITHUB_STEP_SUMMARY.`,
 			}
 			switch {
 			case a.json:
-				err = a.printJSON(progressJSON(r, all))
+				rep := progressJSON(r, all)
+				_, err = a.stdout.Write(rep.appendJSON(make([]byte, 0, 16<<10)))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
