@@ -104,3 +104,25 @@ func (w *Indented) StringOrNull(s *string) {
 	}
 	w.String(*s)
 }
+
+// StringField writes a member whose value is a string; IntField, BoolField and
+// StringOrNullField likewise.
+func (w *Indented) StringField(k, s string) {
+	w.Key(k)
+	w.String(s)
+}
+
+func (w *Indented) IntField(k string, n int) {
+	w.Key(k)
+	w.Int(n)
+}
+
+func (w *Indented) BoolField(k string, b bool) {
+	w.Key(k)
+	w.Bool(b)
+}
+
+func (w *Indented) StringOrNullField(k string, s *string) {
+	w.Key(k)
+	w.StringOrNull(s)
+}
