@@ -19,7 +19,8 @@ type Indented struct {
 // NewIndented returns a writer appending to dst.
 func NewIndented(dst []byte) *Indented { return &Indented{buf: dst} }
 
-// Bytes returns what was written, with the newline that ends the value.
+// Bytes ends the value with its newline and returns what was written: call it once, after the
+// last Close.
 func (w *Indented) Bytes() []byte { return append(w.buf, '\n') }
 
 // next places what comes next: after its key on the same line, else (inside an object or
