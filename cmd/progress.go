@@ -104,6 +104,11 @@ type progressPhaseJSON struct {
 	Plans         []progressPlanJSON `json:"plans"`
 }
 
+type progressQuickJSON struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
 type progressReportJSON struct {
 	SchemaVersion int                    `json:"schemaVersion"`
 	PlanningDir   string                 `json:"planningDir"`
@@ -119,7 +124,7 @@ type progressReportJSON struct {
 	PlansDone     int                    `json:"plansDone"`
 	Progress      roadmap.Progress       `json:"progress"`
 	AllProgress   roadmap.Progress       `json:"allProgress"`
-	Quick         map[string]int         `json:"quick"`
+	Quick         progressQuickJSON      `json:"quick"`
 	Phases        []progressPhaseJSON    `json:"phases"`
 	Sessions      []progressSessionJSON  `json:"sessions"`
 	State         *hydrate.StatePosition `json:"state"`
@@ -173,7 +178,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 			Changed: s.Changed.UTC().Format(time.RFC3339), Reasons: nonNil(s.Reasons), Error: s.Error,
 		})
 	}
-	out.Quick = map[string]int{"done": r.QuickDone(), "total": len(r.Quick)}
+	out.Quick = progressQuickJSON{Done: r.QuickDone(), Total: len(r.Quick)}
 	for i := range r.Phases {
 		ph := &r.Phases[i]
 		if !all && !ph.InMilestone {

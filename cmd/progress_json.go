@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"slices"
-
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile/jsonlite"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -46,7 +44,10 @@ func (r *progressReportJSON) appendJSON(dst []byte) []byte {
 	w.Key("allProgress")
 	writeProgress(w, r.AllProgress)
 	w.Key("quick")
-	writeQuick(w, r.Quick)
+	w.Open('{')
+	w.IntField("done", r.Quick.Done)
+	w.IntField("total", r.Quick.Total)
+	w.Close('}')
 	w.Key("phases")
 	array(w, r.Phases, func(ph progressPhaseJSON) {
 		w.Open('{')
@@ -125,25 +126,6 @@ func writeProgress(w *jsonlite.Indented, p roadmap.Progress) {
 	w.IntField("plansComplete", p.PlansComplete)
 	w.IntField("plansTotal", p.PlansTotal)
 	w.IntField("percent", p.Percent)
-	w.Close('}')
-}
-
-// writeQuick writes the quick-task counts with their keys in order, as encoding/json writes a map.
-func writeQuick(w *jsonlite.Indented, q map[string]int) {
-	if q == nil {
-		w.Null()
-		return
-	}
-	keys := make([]string, 0, len(q))
-	for k := range q {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	w.Open('{')
-	for _, k := range keys {
-		w.Key(k)
-		w.Int(q[k])
-	}
 	w.Close('}')
 }
 

@@ -72,7 +72,7 @@ func TestProgressJSONWriter(t *testing.T) {
 		Rule:     roadmap.RuleState,
 		Evidence: []roadmap.Evidence{{Decision: "phase", File: odd, Line: 7, Says: odd}, {}},
 		Progress: roadmap.Progress{PhasesComplete: 1, PhasesTotal: 2, PlansComplete: 3, PlansTotal: 4, Percent: 75},
-		Quick:    map[string]int{"total": 2, "done": 1},
+		Quick:    progressQuickJSON{Done: 1, Total: 2},
 		Phases: []progressPhaseJSON{
 			{Number: num, Name: odd, Dir: &odd, RoadmapStatus: roadmap.StatusInProgress, Status: roadmap.StatusComplete,
 				Current: true, InMilestone: true, PlansDone: 1, PlansTotal: 2,
@@ -91,7 +91,7 @@ func TestProgressJSONWriter(t *testing.T) {
 		Problems: []roadmap.Problem{{Severity: roadmap.SeverityError, File: odd, Line: 1, Message: odd}},
 	}
 	empty := progressReportJSON{Trackable: &yes, State: &hydrate.StatePosition{Differences: []hydrate.Difference{}},
-		Evidence: []roadmap.Evidence{}, Phases: []progressPhaseJSON{}, Quick: map[string]int{}}
+		Evidence: []roadmap.Evidence{}, Phases: []progressPhaseJSON{}}
 	for name, rep := range map[string]progressReportJSON{"full": full, "empty lists": empty, "zero": {}} {
 		if got, want := rep.appendJSON(nil), encodingJSON(t, rep); !bytes.Equal(got, want) {
 			t.Errorf("%s: the writer gives\n%s\nencoding/json\n%s", name, got, want)

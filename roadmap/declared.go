@@ -22,7 +22,7 @@ func readState(fsys fs.FS, planningDir string) ([]byte, statemd.Declared, error)
 	}
 	// b is this function's own, handed on as Position.State and never written: the declared
 	// values can share its bytes rather than copy the file.
-	return b, statemd.ParseText(unsafe.String(unsafe.SliceData(b), len(b))).Declared(), nil
+	return b, statemd.Parse(unsafe.String(unsafe.SliceData(b), len(b))).Declared(), nil
 }
 
 // declaredNum parses the phase STATE.md declares.

@@ -196,11 +196,7 @@ func startsWithNumber(name string, n PhaseNum) bool {
 	for i < len(name) && !isDigit(name[i]) {
 		i++
 	}
-	j := i
-	for j < len(name) && isDigit(name[j]) {
-		j++
-	}
-	v, ok := digits(trimZeros(name[i:j]))
+	v, _, ok := segment(name[i:])
 	return ok && v == int(n.seg[0])
 }
 

@@ -110,9 +110,6 @@ func stripComments(line string, inComment bool) (string, bool) {
 // opensFence reports whether line opens a fenced code block, and with which
 // character and run length. Fences may be indented (inside list items).
 func opensFence(line string) (byte, int, bool) {
-	if line == "" || line[0] != '`' && line[0] != '~' && line[0] != ' ' && line[0] != '\t' && line[0] != '>' {
-		return 0, 0, false // most lines: no fence can start there
-	}
 	t := trimQuoteIndent(line)
 	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
 		return 0, 0, false

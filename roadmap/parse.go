@@ -419,22 +419,11 @@ func plainName(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isAlnum[c] && (c != ' ' || s[i-1] == ' ') {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && (c != ' ' || s[i-1] == ' ') {
 			return false
 		}
 	}
 	return true
-}
-
-// isAlnum holds the ASCII letters and digits.
-var isAlnum = [256]bool{
-	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
-	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
-	'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true,
-	'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true,
-	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true, 'j': true,
-	'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true,
-	'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
 }
 
 // cutDescription cuts the description off a checklist line or heading's name: "Auth - the

@@ -62,24 +62,13 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	var seg [maxSegments]int32
 	nseg := 0
 	for {
-		// The segment's value, as digits(trimZeros(run)) gives it, read in the same pass.
-		j, v, sig := i, 0, 0
-		for j < len(s) && isDigit(s[j]) {
-			if v != 0 || s[j] != '0' {
-				v = v*10 + int(s[j]-'0')
-				sig++
-			}
-			j++
-		}
-		if j == i || sig > maxSegmentDigits {
-			return PhaseNum{}, s, false
-		}
-		if nseg == maxSegments {
+		v, n, ok := segment(s[i:])
+		if !ok || nseg == maxSegments {
 			return PhaseNum{}, s, false
 		}
 		seg[nseg] = int32(v)
 		nseg++
-		i = j
+		i += n
 		if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
 			i++
 			continue
@@ -215,14 +204,19 @@ func upper(c byte) byte {
 	return c
 }
 
-// trimZeros trims the leading zeros of a run of digits, keeping the last digit: "007" is "7",
-// "000" is "0".
-func trimZeros(s string) string {
-	i := 0
-	for i < len(s)-1 && s[i] == '0' {
-		i++
+// segment reads the run of digits s starts with, as a segment of a phase number: its value
+// (leading zeros are not significant: "007" is 7) and its length. ok is false when s starts with
+// no digit or the run has more than maxSegmentDigits significant digits.
+func segment(s string) (v, n int, ok bool) {
+	sig := 0
+	for ; n < len(s) && isDigit(s[n]); n++ {
+		if v != 0 || s[n] != '0' {
+			if sig++; sig <= maxSegmentDigits {
+				v = v*10 + int(s[n]-'0')
+			}
+		}
 	}
-	return s[i:]
+	return v, n, n > 0 && sig <= maxSegmentDigits
 }
 
 // digits is the value of s when s is 1 to maxSegmentDigits decimal digits.

@@ -114,7 +114,7 @@ func TestDeclared(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Parse([]byte(tt.in)).Declared()
+			got := Parse(tt.in).Declared()
 			if got.PhaseLine > 0 {
 				// The evidence is the declaring line, trimmed.
 				line := strings.Split(strings.TrimPrefix(tt.in, "\ufeff"), "\n")[got.PhaseLine-1]

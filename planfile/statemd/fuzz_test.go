@@ -50,7 +50,7 @@ func FuzzRewrite(f *testing.F) {
 			v.PhaseName = "Name"
 		}
 
-		before := Parse(src).Declared()
+		before := Parse(string(src)).Declared()
 		if before.PhaseLine > 0 && before.Phase == "" || before.Percent < -1 {
 			t.Fatalf("Declared() = %+v", before)
 		}
@@ -84,7 +84,7 @@ func FuzzRewrite(f *testing.F) {
 		if again, ch := Rewrite(out, v); len(ch) != 0 || !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent: %+v\n%q", ch, out)
 		}
-		d := Parse(out).Declared()
+		d := Parse(string(out)).Declared()
 		if v.Phase != "" && !samePhase(d.Phase, v.Phase) {
 			t.Fatalf("declares phase %q after a rewrite to %q:\n%q", d.Phase, v.Phase, out)
 		}

@@ -66,10 +66,10 @@ func TestGolden(t *testing.T) {
 			if crlf := bytes.Count(src, []byte("\r\n")); crlf > 0 && bytes.Count(out, []byte("\r\n")) != bytes.Count(out, []byte("\n")) {
 				t.Errorf("CRLF not kept on every line")
 			}
-			if !bytes.HasSuffix(src, []byte("\n")) && Parse(src).heading >= 0 && bytes.HasSuffix(out, []byte("\n")) {
+			if !bytes.HasSuffix(src, []byte("\n")) && Parse(string(src)).heading >= 0 && bytes.HasSuffix(out, []byte("\n")) {
 				t.Errorf("final newline added to a file that had none")
 			}
-			if d := Parse(out).Declared(); v.Phase != "" && !samePhase(d.Phase, v.Phase) {
+			if d := Parse(string(out)).Declared(); v.Phase != "" && !samePhase(d.Phase, v.Phase) {
 				t.Errorf("rewritten file declares phase %q, want %q", d.Phase, v.Phase)
 			}
 		})

@@ -144,7 +144,7 @@ func Changes(src []byte, v Values) []Change {
 // nothing returned shares its bytes (the changes' texts are cloned, out is new) but src itself
 // when nothing changes.
 func rewrite(src []byte, v Values, build bool) (out []byte, changes []Change) {
-	d := ParseText(unsafe.String(unsafe.SliceData(src), len(src)))
+	d := Parse(unsafe.String(unsafe.SliceData(src), len(src)))
 	r := &rewriter{d: d, lines: slices.Clone(d.lines)}
 	r.frontmatter(v)
 	pos := r.fields(v)

@@ -58,13 +58,10 @@ type Doc struct {
 	fenced              []bool         // lines inside a ``` or ~~~ fence (and the fence lines)
 }
 
-// Parse reads src. It never fails: what it cannot read is absent.
-func Parse(src []byte) *Doc { return ParseText(string(src)) }
-
-// ParseText is Parse on a string: the Doc, and every string it gives, share src's bytes. A
-// caller holding a file's bytes that are never written again can pass them without a copy
-// (unsafe.String), as a large STATE.md read on every agent turn is worth.
-func ParseText(src string) *Doc {
+// Parse reads src. It never fails: what it cannot read is absent. The Doc, and every string it
+// gives, share src's bytes: a caller holding a file's bytes that are never written again can pass
+// them without a copy (unsafe.String), as a large STATE.md read on every agent turn is worth.
+func Parse(src string) *Doc {
 	d := &Doc{lines: splitLines(src), heading: -1, field: map[string]int{}}
 	d.fenced = make([]bool, len(d.lines))
 	if len(d.lines) > 0 && strings.TrimSpace(strings.TrimPrefix(d.lines[0].text, "\ufeff")) == "---" {
