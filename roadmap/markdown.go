@@ -12,45 +12,69 @@ type mdLine struct {
 	collapsed bool   // inside a <details> block
 }
 
-// visibleLines splits src into lines and drops what a reader of the rendered
-// roadmap would not see as roadmap content: fenced code blocks (``` and ~~~,
-// an unclosed fence runs to the end of the file as in CommonMark) and HTML
-// comments, which may span lines. CRLF endings and a leading UTF-8 BOM are
-// accepted. Indented code blocks are deliberately not recognised: real
-// roadmaps indent continuation lines of lists by four spaces.
-func visibleLines(src string) []mdLine {
-	src = strings.TrimPrefix(src, "\xef\xbb\xbf")
-	var (
-		out       []mdLine
-		fenceChar byte
-		fenceLen  int
-		inComment bool
-		depth     int // <details> nesting
-	)
-	num := 0
-	rest := src
-	out = make([]mdLine, 0, strings.Count(rest, "\n")+1)
-	for len(rest) > 0 {
+// lineScanner yields the lines of a Markdown file that a reader of the rendered roadmap sees
+// as roadmap content, one at a time: fenced code blocks (``` and ~~~, an unclosed fence runs to
+// the end of the file as in CommonMark) and HTML comments, which may span lines, are left out.
+// CRLF endings and a leading UTF-8 BOM are accepted. Indented code blocks are deliberately not
+// recognised: real roadmaps indent continuation lines of lists by four spaces. Lines are not
+// collected: a roadmap of a thousand phases would otherwise hold a second copy of its shape.
+type lineScanner struct {
+	rest      string
+	num       int
+	fenceChar byte
+	fenceLen  int
+	inComment bool
+	depth     int // <details> nesting
+
+	peeked bool // next holds the line after the last one returned
+	next   mdLine
+	nextOK bool
+}
+
+func newLineScanner(src string) *lineScanner {
+	return &lineScanner{rest: strings.TrimPrefix(src, "\xef\xbb\xbf")}
+}
+
+// Next returns the next visible line; ok is false at the end of the file.
+func (s *lineScanner) Next() (l mdLine, ok bool) {
+	if s.peeked {
+		s.peeked = false
+		return s.next, s.nextOK
+	}
+	return s.scan()
+}
+
+// Peek returns the line Next will return, without consuming it.
+func (s *lineScanner) Peek() (mdLine, bool) {
+	if !s.peeked {
+		s.next, s.nextOK = s.scan()
+		s.peeked = true
+	}
+	return s.next, s.nextOK
+}
+
+func (s *lineScanner) scan() (mdLine, bool) {
+	for len(s.rest) > 0 {
 		var line string
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
+		if i := strings.IndexByte(s.rest, '\n'); i >= 0 {
+			line, s.rest = s.rest[:i], s.rest[i+1:]
 		} else {
-			line, rest = rest, ""
+			line, s.rest = s.rest, ""
 		}
-		num++
+		s.num++
 		line = strings.TrimSuffix(line, "\r")
 
-		if fenceLen > 0 {
-			if closesFence(line, fenceChar, fenceLen) {
-				fenceLen = 0
+		if s.fenceLen > 0 {
+			if closesFence(line, s.fenceChar, s.fenceLen) {
+				s.fenceLen = 0
 			}
 			continue
 		}
 
 		// Comments and <details> tags need a '<': most lines have none, and skip both.
 		text, lt := line, strings.IndexByte(line, '<') >= 0
-		if lt || inComment {
-			text, inComment = stripComments(line, inComment)
+		if lt || s.inComment {
+			text, s.inComment = stripComments(line, s.inComment)
 			if text != line && strings.TrimSpace(text) == "" {
 				// A line that was all comment is no content, not a blank line:
 				// a table or list goes on after it.
@@ -59,7 +83,7 @@ func visibleLines(src string) []mdLine {
 		}
 
 		if c, n, ok := opensFence(text); ok {
-			fenceChar, fenceLen = c, n
+			s.fenceChar, s.fenceLen = c, n
 			continue
 		}
 
@@ -67,14 +91,12 @@ func visibleLines(src string) []mdLine {
 		if lt {
 			opens, closes = countDetails(text)
 		}
-		depth += opens
-		out = append(out, mdLine{num: num, text: text, collapsed: depth > 0})
-		depth -= closes
-		if depth < 0 {
-			depth = 0
-		}
+		s.depth += opens
+		l := mdLine{num: s.num, text: text, collapsed: s.depth > 0}
+		s.depth = max(s.depth-closes, 0)
+		return l, true
 	}
-	return out
+	return mdLine{}, false
 }
 
 // stripComments removes the parts of line inside <!-- --> comments, given

@@ -46,7 +46,45 @@ type facts struct {
 	mark           Status // an explicit "(In Progress)" / "(completed ...)" mark
 	box            Status // the checklist checkbox
 	milestone      int32  // the milestone whose section or <details> block first named it, -1
-	tableMilestone string // the progress table's Milestone cell
+	tableMilestone int32  // 1 + the index in phaseTable.tableMilestones of its progress table row's Milestone cell, 0 for none
+}
+
+// phaseTable is the phases a roadmap names, as its lines are read: one Entry and its facts per
+// phase number, in the order the roadmap first names them.
+type phaseTable struct {
+	entries []Entry
+	extra   []facts
+	byNum   phaseIndex
+	ms      *milestones
+	// The Milestone cells of progress table rows: few tables have the column, so the facts
+	// of every phase do not carry a string for it.
+	tableMilestones []string
+}
+
+// get returns the entry and facts of phase n, named on line (inside a collapsed block or not),
+// making them at its first mention.
+func (t *phaseTable) get(n PhaseNum, line int, collapsed bool) (*Entry, *facts) {
+	i, ok := t.byNum.lookup(n)
+	if !ok {
+		i = len(t.entries)
+		t.entries = append(t.entries, Entry{Num: n, Line: line, Collapsed: collapsed, Order: i})
+		t.extra = append(t.extra, facts{milestone: -1})
+		t.byNum.store(n, i)
+	}
+	e, f := &t.entries[i], &t.extra[i]
+	if f.milestone < 0 {
+		f.milestone = int32(t.ms.owner())
+	}
+	e.Collapsed = e.Collapsed && collapsed
+	return e, f
+}
+
+// tableMilestone returns f's progress table Milestone cell, "" for none.
+func (t *phaseTable) tableMilestone(f *facts) string {
+	if f.tableMilestone == 0 {
+		return ""
+	}
+	return t.tableMilestones[f.tableMilestone-1]
 }
 
 const (
@@ -70,38 +108,24 @@ func ParseRoadmap(path string, src []byte) *Roadmap { return parseRoadmap(path, 
 
 // parseRoadmap is ParseRoadmap on the file's text: every name in the result is a slice of it.
 func parseRoadmap(path string, src string) *Roadmap {
-	var byNum phaseIndex
-	ms := newMilestones()
-	lines := visibleLines(src)
+	lines := newLineScanner(src)
 	// A line names at most one new phase, so room for as many phases as lines never has to
 	// grow: the entries are built in place, in the order the roadmap names them, and become
 	// Roadmap.Phases without a copy. (Memory a process never touches costs it nothing: a
 	// roadmap of prose and few phases leaves most of it untouched.)
-	entries := make([]Entry, 0, len(lines))
-	extra := make([]facts, 0, len(lines))
-	get := func(n PhaseNum, line int, collapsed bool) (*Entry, *facts) {
-		i, ok := byNum.lookup(n)
-		if !ok {
-			i = len(entries)
-			entries = append(entries, Entry{Num: n, Line: line, Collapsed: collapsed, Order: i})
-			extra = append(extra, facts{milestone: -1})
-			byNum.store(n, i)
-		}
-		e, f := &entries[i], &extra[i]
-		if f.milestone < 0 {
-			f.milestone = int32(ms.owner())
-		}
-		e.Collapsed = e.Collapsed && collapsed
-		return e, f
-	}
+	maxLines := strings.Count(src, "\n") + 1
+	t := &phaseTable{entries: make([]Entry, 0, maxLines), extra: make([]facts, 0, maxLines), ms: newMilestones()}
+	ms := t.ms
 
 	r := &Roadmap{Path: path}
 	title := ""
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if i+1 < len(lines) && strings.Contains(l.text, "|") && isDelimiterRow(lines[i+1].text) {
-			i = parseTable(r, lines, i, get)
-			continue
+	for l, ok := lines.Next(); ok; l, ok = lines.Next() {
+		if strings.Contains(l.text, "|") {
+			if next, ok := lines.Peek(); ok && isDelimiterRow(next.text) {
+				lines.Next()
+				parseTable(r, l, lines, t)
+				continue
+			}
 		}
 		if ms.observe(l) {
 			continue
@@ -111,7 +135,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			e, f := get(n, l.num, l.collapsed)
+			e, f := t.get(n, l.num, l.collapsed)
 			mention(e, f, name, nameFromChecklist, marks)
 			box := StatusNotStarted
 			switch {
@@ -137,17 +161,18 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			e, f := get(n, l.num, l.collapsed)
+			e, f := t.get(n, l.num, l.collapsed)
 			mention(e, f, name, nameFromHeading, marks)
 		}
 	}
 
 	r.Milestones = ms.finish()
+	entries := t.entries
 	for i := range entries {
-		e, f := &entries[i], &extra[i]
+		e, f := &entries[i], &t.extra[i]
 		e.Status = f.status(e.Collapsed)
 		e.Inserted = e.Inserted || e.Status == StatusInserted
-		e.Milestone = r.milestoneOf(e, f)
+		e.Milestone = r.milestoneOf(e, f, t.tableMilestone(f))
 		if e.Milestone >= 0 {
 			r.Milestones[e.Milestone].Phases = append(r.Milestones[e.Milestone].Phases, e.Num)
 		}
@@ -206,7 +231,7 @@ func (x *phaseIndex) store(n PhaseNum, i int) {
 
 // plainIndex is n's index in phaseIndex.plain, when n is kept there.
 func plainIndex(n PhaseNum) (int, bool) {
-	if n.nseg == 1 && n.prefix == "" && n.suffix == 0 && n.seg[0] >= 0 && n.seg[0] < maxPlainIndex {
+	if n.nseg == 1 && n.plen == 0 && n.suffix == 0 && n.seg[0] >= 0 && n.seg[0] < maxPlainIndex {
 		return int(n.seg[0]), true
 	}
 	return 0, false
@@ -214,8 +239,8 @@ func plainIndex(n PhaseNum) (int, bool) {
 
 // milestoneOf decides which milestone a phase belongs to: the one whose section or <details>
 // block first named it; else the one whose range holds it; else the one its progress table row
-// names; -1 when none does.
-func (r *Roadmap) milestoneOf(e *Entry, f *facts) int {
+// names (cell); -1 when none does.
+func (r *Roadmap) milestoneOf(e *Entry, f *facts, cell string) int {
 	if f.milestone >= 0 {
 		return int(f.milestone)
 	}
@@ -224,7 +249,7 @@ func (r *Roadmap) milestoneOf(e *Entry, f *facts) int {
 			return i
 		}
 	}
-	if c := strings.ToLower(strings.Trim(f.tableMilestone, " *_`")); c != "" {
+	if c := strings.ToLower(strings.Trim(cell, " *_`")); c != "" {
 		for i := range r.Milestones {
 			if k := r.Milestones[i].key; k != "" && (k == c || strings.HasPrefix(c, k+" ") || strings.Contains(k, c)) {
 				return i
@@ -529,13 +554,12 @@ func trimSpaceSlow(s string) string {
 	return s
 }
 
-// parseTable reads the table whose header is lines[i] and returns the index
-// of its last row. Only tables with both a Phase and a Status column count;
-// the columns are found by name, so their order and number do not matter.
-// Rows it cannot read, and rows whose cells are shifted, are recorded as
-// problems of r.
-func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool) (*Entry, *facts)) int {
-	header := splitRow(lines[i].text)
+// parseTable reads the rows of the table whose header is head, its delimiter row already read,
+// leaving the first line after the table unread. Only tables with both a Phase and a Status
+// column count; the columns are found by name, so their order and number do not matter. Rows
+// it cannot read, and rows whose cells are shifted, are recorded as problems of r.
+func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
+	header := splitRow(head.text)
 	var cells []string
 	phaseCol, statusCol, plansCol := tableColumns(header)
 	msCol := -1
@@ -548,12 +572,12 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 	problem := func(line int, format string, args ...any) {
 		r.Problems = append(r.Problems, Problem{Severity: SeverityWarning, File: r.Path, Line: line, Message: fmt.Sprintf(format, args...)})
 	}
-	j := i + 2
-	for ; j < len(lines); j++ {
-		l := lines[j]
-		if !strings.Contains(l.text, "|") {
-			break
+	for {
+		l, ok := lines.Peek()
+		if !ok || !strings.Contains(l.text, "|") {
+			return
 		}
+		lines.Next()
 		if phaseCol < 0 || statusCol < 0 {
 			continue
 		}
@@ -593,9 +617,10 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 		case st == StatusUnknown && statusCol < len(cells) && strings.Trim(cells[statusCol], " -—–") != "":
 			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
 		}
-		e, f := get(n, l.num, l.collapsed)
-		if msCol >= 0 && msCol < len(cells) && f.tableMilestone == "" {
-			f.tableMilestone = cells[msCol]
+		e, f := t.get(n, l.num, l.collapsed)
+		if msCol >= 0 && msCol < len(cells) && f.tableMilestone == 0 && cells[msCol] != "" {
+			t.tableMilestones = append(t.tableMilestones, cells[msCol])
+			f.tableMilestone = int32(len(t.tableMilestones))
 		}
 		setName(e, f, name, nameFromTable)
 		if f.table == StatusUnknown {
@@ -605,7 +630,6 @@ func parseTable(r *Roadmap, lines []mdLine, i int, get func(PhaseNum, int, bool)
 			e.TableLine, e.PlansDone, e.PlansTotal = l.num, done, total
 		}
 	}
-	return j - 1
 }
 
 // isRangeCell reports whether a phase cell holds a range of phases ("1-8", "Phases 11–17").

@@ -14,10 +14,14 @@ import (
 type PhaseNum struct {
 	seg    [maxSegments]int32 // the numbers between dots; nseg of them
 	nseg   uint8
-	suffix byte   // an upper-case letter, or 0
-	prefix string // upper-case letters written before the digits ("E" of E73), or ""
+	suffix byte  // an upper-case letter, or 0
+	plen   uint8 // raw[:plen] is the series prefix: upper-case letters written before the digits ("E" of E73)
 	raw    string
 }
+
+// prefix returns the series prefix ("E" of E73), or "". It is kept as a length into raw rather
+// than a string of its own: a roadmap of a thousand phases holds a thousand numbers.
+func (n PhaseNum) prefix() string { return n.raw[:n.plen] }
 
 // maxSegmentDigits bounds a segment's significant digits so values fit an int
 // everywhere; no real project numbers a phase past a billion.
@@ -49,13 +53,13 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	for i < len(s) && isLetter(s[i]) {
 		i++
 	}
-	prefix := ""
+	plen := 0
 	switch {
 	case i == 0:
 	case i+1 < len(s) && s[i] == '-' && isDigit(s[i+1]):
 		i++
 	case i <= 3 && i < len(s) && isDigit(s[i]) && isUpperWord(s[:i]):
-		prefix = s[:i]
+		plen = i
 	default:
 		return PhaseNum{}, s, false
 	}
@@ -83,7 +87,7 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 	if i < len(s) && (isLetter(s[i]) || isDigit(s[i])) {
 		return PhaseNum{}, s, false
 	}
-	return PhaseNum{seg: seg, nseg: uint8(nseg), prefix: prefix, suffix: suffix, raw: s[:i]}, s[i:], true
+	return PhaseNum{seg: seg, nseg: uint8(nseg), plen: uint8(plen), suffix: suffix, raw: s[:i]}, s[i:], true
 }
 
 // Compare returns -1, 0 or +1 as n sorts before, equal to or after m.
@@ -92,7 +96,7 @@ func parsePhasePrefix(s string) (PhaseNum, string, bool) {
 // any decimal insertion (16 < 16A < 16C < 16.1 < 17).
 func (n PhaseNum) Compare(m PhaseNum) int {
 	// A series (E73) sorts after the plain numbers, series by name.
-	if c := strings.Compare(n.prefix, m.prefix); c != 0 {
+	if c := strings.Compare(n.prefix(), m.prefix()); c != 0 {
 		return c
 	}
 	for i := 0; i < int(n.nseg) && i < int(m.nseg); i++ {
@@ -117,7 +121,7 @@ type phaseKey struct {
 }
 
 func (n PhaseNum) key() phaseKey {
-	return phaseKey{prefix: n.prefix, seg: n.seg, nseg: n.nseg, suffix: n.suffix}
+	return phaseKey{prefix: n.prefix(), seg: n.seg, nseg: n.nseg, suffix: n.suffix}
 }
 
 // Equal reports whether n and m are the same phase ("03" and "3" are).
@@ -129,11 +133,11 @@ func (n PhaseNum) IsZero() bool { return n.nseg == 0 }
 // String returns the canonical form: no leading zeros, no project code, an
 // upper-case suffix ("3", "3.1", "12.3.1", "16C"); "" for the zero value.
 func (n PhaseNum) String() string {
-	if n.nseg == 1 && n.prefix == "" && n.suffix == 0 {
+	if n.nseg == 1 && n.plen == 0 && n.suffix == 0 {
 		return strconv.Itoa(int(n.seg[0]))
 	}
 	var b strings.Builder
-	b.WriteString(n.prefix)
+	b.WriteString(n.prefix())
 	for i, v := range n.seg[:n.nseg] {
 		if i > 0 {
 			b.WriteByte('.')
@@ -188,7 +192,7 @@ func isUpperWord(s string) bool {
 // Int returns the phase's whole number (3 for 3.1 and 3C) and whether the phase has one: a
 // series phase (E73) is not counted among the whole-numbered phases.
 func (n PhaseNum) Int() (int, bool) {
-	if n.nseg == 0 || n.prefix != "" {
+	if n.nseg == 0 || n.plen != 0 {
 		return 0, false
 	}
 	return int(n.seg[0]), true

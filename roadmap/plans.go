@@ -110,7 +110,23 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	case "SUMMARY":
 		return kindSummary, planKey{num: -1}, ""
 	}
-	toks := strings.Split(stem, "-")
+	// The name's words between dashes, and where each starts in stem: every file of every phase
+	// directory is classified, so the words are slices of stem, not a new slice of strings, and
+	// the id and FIX marks below are slices of stem too (the words they join are adjacent).
+	var tokBuf [8]string
+	var offBuf [8]int
+	toks, offs := tokBuf[:0], offBuf[:0]
+	for rest, off := stem, 0; ; {
+		i := strings.IndexByte(rest, '-')
+		if i < 0 {
+			toks, offs = append(toks, rest), append(offs, off)
+			break
+		}
+		toks, offs = append(toks, rest[:i]), append(offs, off)
+		rest, off = rest[i+1:], off+i+1
+	}
+	// upTo is the words before word k, joined by their dashes as stem has them.
+	upTo := func(k int) string { return stem[:offs[k]-1] }
 
 	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md.
 	if (toks[0] == "PLAN" || toks[0] == "SUMMARY") && len(toks) >= 2 {
@@ -133,43 +149,49 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if len(toks) <= p {
 		return kindOther, planKey{}, ""
 	}
-	phase, ok := ParsePhaseNum(strings.Join(toks[:p], "-"))
+	phase, ok := ParsePhaseNum(upTo(p))
 	if !ok {
 		return kindOther, planKey{}, ""
 	}
 	key = planKey{phase: phase, num: -1}
-	rest := toks[p:]
-	idToks := append([]string(nil), toks[:p]...)
 
-	switch {
-	case len(rest) == 2 && (rest[0] == "PLAN" || rest[0] == "SUMMARY") && isDigits(rest[1]):
-		// 12-PLAN-01.md: move the number in front of the word.
-		rest = []string{rest[1], rest[0]}
-	}
-	if len(rest) > 0 {
-		if n, sub, ok := planNumSub(rest[0]); ok {
-			key.num, key.sub = n, sub
-			idToks = append(idToks, rest[0])
-			rest = rest[1:]
+	if len(toks) == p+2 && (toks[p] == "PLAN" || toks[p] == "SUMMARY") && isDigits(toks[p+1]) {
+		// 12-PLAN-01.md: the number comes after the word, and the id puts it in front.
+		n, sub, ok := planNumSub(toks[p+1])
+		if !ok {
+			return kindOther, planKey{}, ""
 		}
+		key.num, key.sub = n, sub
+		kind = kindPlan
+		if toks[p] == "SUMMARY" {
+			kind = kindSummary
+		}
+		return kind, key, upTo(p) + "-" + toks[p+1]
+	}
+	k := p
+	if n, sub, ok := planNumSub(toks[k]); ok {
+		key.num, key.sub = n, sub
+		k++
 	}
 	// What is left: an optional slug of lower-case words, the FIX marks, and the word.
-	var fixes []string
-	for i, t := range rest {
-		last := i == len(rest)-1
+	idEnd := len(stem) // the id is every word but a closing PLAN or SUMMARY
+	fixFrom, fixTo := -1, -1
+	for ; k < len(toks); k++ {
+		t, last := toks[k], k == len(toks)-1
 		switch {
 		case t == "PLAN" && last:
-			kind = kindPlan
+			kind, idEnd = kindPlan, offs[k]-1
 		case t == "SUMMARY" && last:
-			kind = kindSummary
+			kind, idEnd = kindSummary, offs[k]-1
 		case isFixMark(t):
-			fixes = append(fixes, t)
-			idToks = append(idToks, t)
+			if fixFrom < 0 {
+				fixFrom = offs[k]
+			}
+			fixTo = offs[k] + len(t)
 			if last {
 				kind = kindPlan
 			}
-		case len(fixes) == 0 && isSlugWord(t) && !last:
-			idToks = append(idToks, t)
+		case fixFrom < 0 && isSlugWord(t) && !last:
 		default:
 			return kindOther, planKey{}, ""
 		}
@@ -177,8 +199,10 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if kind == kindOther {
 		return kindOther, planKey{}, ""
 	}
-	key.fix = strings.Join(fixes, "-")
-	return kind, key, strings.Join(idToks, "-")
+	if fixFrom >= 0 {
+		key.fix = stem[fixFrom:fixTo]
+	}
+	return kind, key, stem[:idEnd]
 }
 
 // isFixMark reports whether t is "FIX" or "FIX" and a number ("FIX2").
@@ -262,7 +286,9 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		if err != nil {
 			return false, err
 		}
-		plans = slices.Grow(plans, len(names)) // room enough once, rather than growing plan by plan
+		// Room for half the names at once: a phase's plans come with their SUMMARYs, CONTEXT and
+		// RESEARCH beside them, so a plan per name would mostly be memory never used.
+		plans = slices.Grow(plans, len(names)/2+1)
 		for _, name := range names {
 			if name == "plans" {
 				hasNested = true

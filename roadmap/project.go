@@ -62,8 +62,7 @@ func (p *PhaseInfo) Counted() (done, total int) {
 // QuickTask is one directory under quick/: an ad-hoc task outside the phases.
 type QuickTask struct {
 	Dir  string
-	Plan string // its PLAN file, "" if it has none
-	Done bool   // a SUMMARY exists
+	Done bool // a SUMMARY exists
 }
 
 // Progress is completion over a set of phases.
@@ -334,7 +333,8 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 	return &p.Phases[p.Current]
 }
 
-// scanQuick lists <planningDir>/quick: one task per subdirectory.
+// scanQuick lists <planningDir>/quick: one task per subdirectory, done when it holds a file
+// whose name ends in SUMMARY.md.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
 	names, err := listDir(fsys, dir)
@@ -345,9 +345,18 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	var out []QuickTask
+	out := make([]QuickTask, 0, len(names))
 	for _, name := range names {
 		d := dir + "/" + name
+		// GSD names a task's summary after the task's number, the first word of its directory
+		// ("001-SUMMARY.md" in "001-add-login"): when that file is there, the task is done
+		// without listing its directory, which costs twice as much as looking the name up.
+		if id, _, _ := strings.Cut(name, "-"); id != "" {
+			if _, err := fs.Stat(fsys, d+"/"+id+"-SUMMARY.md"); err == nil {
+				out = append(out, QuickTask{Dir: d, Done: true})
+				continue
+			}
+		}
 		files, err := listDir(fsys, d)
 		if errors.Is(err, errNotDir) {
 			continue // a file beside the task directories
@@ -355,14 +364,11 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 		if err != nil {
 			return nil, err
 		}
-		slices.Sort(files)
 		q := QuickTask{Dir: d}
 		for _, n := range files {
-			switch {
-			case strings.HasSuffix(n, "SUMMARY.md"):
+			if strings.HasSuffix(n, "SUMMARY.md") {
 				q.Done = true
-			case strings.HasSuffix(n, "PLAN.md") && q.Plan == "":
-				q.Plan = d + "/" + n
+				break
 			}
 		}
 		out = append(out, q)

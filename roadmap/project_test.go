@@ -381,3 +381,33 @@ func TestCorpusLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestScanQuick holds the quick-task rule, done when the task's directory has a file whose name
+// ends in SUMMARY.md, whether the summary is found by its usual name or by listing.
+func TestScanQuick(t *testing.T) {
+	fsys := fstest.MapFS{
+		".planning/quick/001-typo/001-PLAN.md":              {},
+		".planning/quick/001-typo/001-SUMMARY.md":           {}, // the usual name
+		".planning/quick/002-logo/002-PLAN.md":              {}, // not done
+		".planning/quick/003-docs/003-docs-SUMMARY.md":      {}, // another spelling
+		".planning/quick/004-api/SUMMARY.md":                {},
+		".planning/quick/005-ci/005-SUMMARY.md.bak":         {}, // not a SUMMARY
+		".planning/quick/-odd/-odd-SUMMARY.md":              {}, // no number
+		".planning/quick/260105-a1b-fix/260105-SUMMARY.md":  {},
+		".planning/quick/README.md":                         {}, // a file beside the tasks
+		".planning/quick/006-empty/.gitkeep":                {},
+		".planning/quick/007-nested/007-SUMMARY.md/keep.md": {}, // a directory so named still counts by name
+	}
+	got, err := scanQuick(fsys, ".planning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, q := range got {
+		lines = append(lines, fmt.Sprintf("%s %v", strings.TrimPrefix(q.Dir, ".planning/quick/"), q.Done))
+	}
+	want := "-odd true\n001-typo true\n002-logo false\n003-docs true\n004-api true\n005-ci false\n006-empty false\n007-nested true\n260105-a1b-fix true"
+	if g := strings.Join(lines, "\n"); g != want {
+		t.Errorf("quick tasks:\n%s\nwant:\n%s", g, want)
+	}
+}
