@@ -47,7 +47,9 @@ $GITHUB_STEP_SUMMARY.`,
 			switch {
 			case a.json:
 				rep := progressJSON(r, all)
-				_, err = a.stdout.Write(rep.appendJSON(make([]byte, 0, 16<<10)))
+				// Room for a large project's report at once: a buffer that grows is copied at every
+				// step, while capacity never written costs a process no memory.
+				_, err = a.stdout.Write(rep.appendJSON(make([]byte, 0, 64<<10)))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
