@@ -114,7 +114,14 @@ func parseRoadmap(path string, src string) *Roadmap {
 	// Roadmap.Phases without a copy. (Memory a process never touches costs it nothing: a
 	// roadmap of prose and few phases leaves most of it untouched.)
 	maxLines := strings.Count(src, "\n") + 1
-	t := &phaseTable{entries: make([]Entry, 0, maxLines), extra: make([]facts, 0, maxLines), byNum: phaseIndex{room: maxLines + 1}, ms: newMilestones()}
+	t := &phaseTable{
+		entries: make([]Entry, 0, maxLines),
+		extra:   make([]facts, 0, maxLines),
+		// Phases are numbered densely, at most one a line: the index is sized once, by make,
+		// whose fresh memory (unlike a grown slice's) is not cleared where it is never used.
+		byNum: phaseIndex{plain: make([]int32, min(maxLines+1, maxPlainIndex))},
+		ms:    newMilestones(),
+	}
 	ms := t.ms
 
 	r := &Roadmap{Path: path}
@@ -194,7 +201,6 @@ func parseRoadmap(path string, src string) *Roadmap {
 // those are found by indexing a slice, without hashing; the rest ("3.1", "E73", "16A") by a map.
 type phaseIndex struct {
 	plain []int32 // 1 + the entry's index, by number, for numbers of one segment without prefix or suffix
-	room  int     // how many numbers plain first makes room for: phases are numbered densely, at most one a line
 	other map[phaseKey]int
 }
 
@@ -218,7 +224,7 @@ func (x *phaseIndex) lookup(n PhaseNum) (int, bool) {
 func (x *phaseIndex) store(n PhaseNum, i int) {
 	if k, ok := plainIndex(n); ok {
 		if k >= len(x.plain) {
-			x.plain = slices.Grow(x.plain, max(k+1, min(x.room, maxPlainIndex))-len(x.plain))
+			x.plain = slices.Grow(x.plain, k+1-len(x.plain))
 			x.plain = x.plain[:cap(x.plain)]
 		}
 		x.plain[k] = int32(i) + 1

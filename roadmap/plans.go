@@ -104,11 +104,8 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if !ok || stem == "" {
 		return kindOther, planKey{}, ""
 	}
-	switch stem {
-	case "PLAN":
-		return kindPlan, planKey{num: -1}, ""
-	case "SUMMARY":
-		return kindSummary, planKey{num: -1}, ""
+	if kind := wordKind(stem); kind != kindOther {
+		return kind, planKey{num: -1}, "" // bare PLAN.md, SUMMARY.md
 	}
 	// The name's words between dashes, and where each starts in stem: every file of every phase
 	// directory is classified, so the words are slices of stem, not a new slice of strings, and
@@ -129,14 +126,10 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	upTo := func(k int) string { return stem[:offs[k]-1] }
 
 	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md.
-	if (toks[0] == "PLAN" || toks[0] == "SUMMARY") && len(toks) >= 2 {
+	if kind := wordKind(toks[0]); kind != kindOther && len(toks) >= 2 {
 		n, ok := planNum(toks[1])
 		if !ok {
 			return kindOther, planKey{}, ""
-		}
-		kind = kindPlan
-		if toks[0] == "SUMMARY" {
-			kind = kindSummary
 		}
 		return kind, planKey{num: n}, toks[1]
 	}
@@ -155,17 +148,13 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	}
 	key = planKey{phase: phase, num: -1}
 
-	if len(toks) == p+2 && (toks[p] == "PLAN" || toks[p] == "SUMMARY") && isDigits(toks[p+1]) {
+	if kind := wordKind(toks[p]); kind != kindOther && len(toks) == p+2 && isDigits(toks[p+1]) {
 		// 12-PLAN-01.md: the number comes after the word, and the id puts it in front.
 		n, sub, ok := planNumSub(toks[p+1])
 		if !ok {
 			return kindOther, planKey{}, ""
 		}
 		key.num, key.sub = n, sub
-		kind = kindPlan
-		if toks[p] == "SUMMARY" {
-			kind = kindSummary
-		}
 		return kind, key, upTo(p) + "-" + toks[p+1]
 	}
 	k := p
@@ -179,10 +168,8 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	for ; k < len(toks); k++ {
 		t, last := toks[k], k == len(toks)-1
 		switch {
-		case t == "PLAN" && last:
-			kind, idEnd = kindPlan, offs[k]-1
-		case t == "SUMMARY" && last:
-			kind, idEnd = kindSummary, offs[k]-1
+		case last && wordKind(t) != kindOther:
+			kind, idEnd = wordKind(t), offs[k]-1
 		case isFixMark(t):
 			if fixFrom < 0 {
 				fixFrom = offs[k]
@@ -203,6 +190,18 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 		key.fix = stem[fixFrom:fixTo]
 	}
 	return kind, key, stem[:idEnd]
+}
+
+// wordKind is what the word PLAN or SUMMARY in a file name makes the file; kindOther for any
+// other word.
+func wordKind(t string) fileKind {
+	switch t {
+	case "PLAN":
+		return kindPlan
+	case "SUMMARY":
+		return kindSummary
+	}
+	return kindOther
 }
 
 // isFixMark reports whether t is "FIX" or "FIX" and a number ("FIX2").
