@@ -428,16 +428,44 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	cache, err := a.listingCache()
+	if err != nil {
+		return nil, "", err
+	}
 	env, err := hydrate.Open(hydrate.Config{
-		Dir:         dir,
-		Identity:    a.identityEnv(dir),
-		Workstream:  a.getenv("GSD_WORKSTREAM"),
-		Now:         a.now,
-		LockTimeout: a.lockDefault,
-		History:     a.history(),
+		Dir:          dir,
+		Identity:     a.identityEnv(dir),
+		Workstream:   a.getenv("GSD_WORKSTREAM"),
+		Now:          a.now,
+		LockTimeout:  a.lockDefault,
+		History:      a.history(),
+		ListingCache: cache,
 	})
 	a.env = env
 	return env, dir, err
+}
+
+// listingCache is where the listings of large directories are cached: GSD_CACHE/listings,
+// else gsd/listings in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache); "" for
+// none (GSD_CACHE=off, or no home).
+func (a *app) listingCache() (string, error) {
+	switch v := strings.TrimSpace(a.getenv("GSD_CACHE")); {
+	case v == "off":
+		return "", nil
+	case v != "" && !filepath.IsAbs(v):
+		return "", usageError{fmt.Errorf("GSD_CACHE=%s: not an absolute path (give one, or off)", v)}
+	case v != "":
+		return filepath.Join(v, "listings"), nil
+	}
+	base := a.getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) { // the XDG rule: a relative path is ignored
+		home := a.getenv("HOME")
+		if !filepath.IsAbs(home) {
+			return "", nil
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "gsd", "listings"), nil
 }
 
 // history says who writes, for the journal.

@@ -45,6 +45,9 @@ type Config struct {
 	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
 	LockTimeout time.Duration
 	History     History // the session journal and snapshots (history.go)
+	// ListingCache is the directory where the listings of large directories (phases/ on a
+	// project of hundreds of phases) are cached; "" for none (see rootfs.OpenCaching).
+	ListingCache string
 }
 
 // Env is an opened project and the user working in it.
@@ -89,7 +92,7 @@ func Open(cfg Config) (*Env, error) {
 	if err := planningInside(root); err != nil {
 		return nil, err
 	}
-	fsys, err := rootfs.Open(root)
+	fsys, err := rootfs.OpenCaching(root, cfg.ListingCache)
 	if err != nil {
 		return nil, err
 	}

@@ -155,7 +155,7 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 // (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
 // scanned.
 func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
-	names, err := listDir(fsys, dir)
+	names, err := listPhasesDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
@@ -222,7 +222,17 @@ var errNotDir = errors.New("not a directory")
 // alone say what gsd needs, since plans and phases are told apart by name: through an os.Root,
 // fs.ReadDir would lstat every entry, most of gsd's system calls on a large project.
 func listDir(fsys fs.FS, dir string) ([]string, error) {
-	names, err := rootfs.ReadDirNames(fsys, dir)
+	return listWith(rootfs.ReadDirNames, fsys, dir)
+}
+
+// listPhasesDir is listDir for a directory of phase directories, the largest gsd lists on a
+// project of hundreds of phases: it goes through the listing cache (rootfs.ReadBigDirNames).
+func listPhasesDir(fsys fs.FS, dir string) ([]string, error) {
+	return listWith(rootfs.ReadBigDirNames, fsys, dir)
+}
+
+func listWith(list func(fs.FS, string) ([]string, error), fsys fs.FS, dir string) ([]string, error) {
+	names, err := list(fsys, dir)
 	if errors.Is(err, rootfs.ErrNotDir) {
 		return nil, fmt.Errorf("%s: %w", dir, errNotDir)
 	}

@@ -5,25 +5,31 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // beneath is a directory whose names are opened with openat2(RESOLVE_BENEATH).
-type beneath struct{ dirfd int }
+type beneath struct {
+	dirfd    int
+	cacheDir string           // where large directories' listings are cached; "" for none
+	now      func() time.Time // the clock the cache judges a directory's changes by
+}
 
 var how = unix.OpenHow{
 	Flags:   unix.O_RDONLY | unix.O_CLOEXEC,
 	Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 }
 
-// openBeneath opens dir for openat2; ok is false (and err nil) when this kernel cannot.
-func openBeneath(dir string) (fs.FS, bool, error) {
+// openBeneath opens dir for openat2, with large directories' listings cached in cacheDir
+// (none when it is ""); ok is false (and err nil) when this kernel cannot.
+func openBeneath(dir, cacheDir string) (fs.FS, bool, error) {
 	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false, nil // os.OpenRoot says what is wrong, in its words
 	}
-	b := &beneath{dirfd: fd}
+	b := &beneath{dirfd: fd, cacheDir: cacheDir, now: time.Now}
 	probe, err := b.openat2(".", unix.O_PATH|unix.O_CLOEXEC)
 	if err != nil {
 		unix.Close(fd)

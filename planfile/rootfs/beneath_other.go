@@ -5,4 +5,4 @@ package rootfs
 import "io/fs"
 
 // openBeneath is Linux's; elsewhere Open uses os.Root.
-func openBeneath(string) (fs.FS, bool, error) { return nil, false, nil }
+func openBeneath(string, string) (fs.FS, bool, error) { return nil, false, nil }

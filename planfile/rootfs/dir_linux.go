@@ -41,10 +41,15 @@ func (b *beneath) readDirNames(name string) ([]string, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	return listNames(fd, name)
+}
+
+// listNames lists the names in the directory open at fd; name is for errors.
+func listNames(fd int, name string) ([]string, error) {
 	// Each batch of records is copied in one piece (a name is shorter than its record), and
 	// the names are slices of it: a directory of a thousand phases costs a few allocations.
 	var names []string
-	err = readDirentBatches(fd, name, func(batch []byte) error {
+	err := readDirentBatches(fd, name, func(batch []byte) error {
 		arena := make([]byte, len(batch)) // never reallocated, and no byte written twice
 		used := 0
 		names = slices.Grow(names, len(batch)/32) // records of short names: about 32 bytes

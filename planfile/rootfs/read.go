@@ -32,6 +32,7 @@ type fileReader interface {
 // dirNamesReader is an FS that lists directories itself (the openat2 FS).
 type dirNamesReader interface {
 	readDirNames(name string) ([]string, error)
+	readBigDirNames(name string) ([]string, error)
 }
 
 // ReadFile reads the regular file name, of at most limit bytes. It reads nothing else: a named
@@ -131,6 +132,16 @@ func escapeErr(err error) error {
 func ReadDirNames(fsys fs.FS, name string) ([]string, error) {
 	if r, ok := fsys.(dirNamesReader); ok {
 		return r.readDirNames(name)
+	}
+	return readDirNamesFS(fsys, name)
+}
+
+// ReadBigDirNames is ReadDirNames for a directory that may hold hundreds of entries (a
+// project's phases, a user's archived sessions). On an FS from OpenCaching, a large directory's
+// names come from the listing cache while the directory is unchanged since they were cached.
+func ReadBigDirNames(fsys fs.FS, name string) ([]string, error) {
+	if r, ok := fsys.(dirNamesReader); ok {
+		return r.readBigDirNames(name)
 	}
 	return readDirNamesFS(fsys, name)
 }

@@ -24,8 +24,13 @@ import (
 var ErrEscapes = errors.New("path escapes from parent")
 
 // Open returns dir as a confined fs.FS.
-func Open(dir string) (fs.FS, error) {
-	if fsys, ok, err := openBeneath(dir); ok || err != nil {
+func Open(dir string) (fs.FS, error) { return OpenCaching(dir, "") }
+
+// OpenCaching is Open with a listing cache in cacheDir ("" for none): ReadBigDirNames takes a
+// large directory's names from it while the directory is unchanged. The cache is Linux's; on
+// other systems cacheDir is not used.
+func OpenCaching(dir, cacheDir string) (fs.FS, error) {
+	if fsys, ok, err := openBeneath(dir, cacheDir); ok || err != nil {
 		return fsys, err
 	}
 	r, err := os.OpenRoot(dir)

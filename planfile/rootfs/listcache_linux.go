@@ -1,0 +1,167 @@
+package rootfs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The listing cache keeps the names of a large directory (a project's phases/ after some
+// hundreds of phases) in a file of the user's cache directory, with the directory's device,
+// inode, size, ctime and mtime. Listing such a directory is most of what a project's size adds
+// to an agent turn: ext4 hashes every name and sorts them on each listing. While the directory
+// has the device, inode, size and times the cache records, it holds the names the cache holds:
+// creating, removing or renaming an entry sets the directory's ctime to the current time, which
+// nothing in user space can set back. Git's untracked cache rests on the same evidence.
+//
+// A listing is stored only when the directory's last change had settled before the listing
+// began (settleTime): a change during the listing, or after it within the same tick of a
+// coarse file-system clock, still gives a ctime other than the one recorded. A cache file is
+// written without fsync, so a crash can leave it torn; it then fails its checks and the
+// directory is listed afresh.
+
+// cacheMinDirSize is the smallest directory, by st_size, the cache is for: on ext4 some 400
+// entries, on tmpfs some 800. A smaller one is listed, as looking in the cache costs about as
+// much as listing it.
+const cacheMinDirSize = 16 << 10
+
+// settleTime is how long before a listing the directory's last change must be for the listing
+// to be stored: longer than the tick of any file system's timestamps (two seconds on FAT).
+var settleTime = 3 * time.Second
+
+// maxCacheFile bounds a cache file read back: a directory of 16,000 names of 255 bytes.
+const maxCacheFile = 4 << 20
+
+// cacheMagic starts every cache file; another version's files are ignored and replaced.
+const cacheMagic = "gsd listing 1\n"
+
+// readBigDirNames is readDirNames for a directory that may hold hundreds of entries: from the
+// cache while the directory is unchanged, else listed (and cached, when it is large).
+func (b *beneath) readBigDirNames(name string) ([]string, error) {
+	if b.cacheDir == "" {
+		return b.readDirNames(name)
+	}
+	begun := b.now()
+	fd, err := b.openDir(name, ErrNotDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if fstat(fd, &st) != nil || st.Size < cacheMinDirSize {
+		return listNames(fd, name)
+	}
+	file := filepath.Join(b.cacheDir, strconv.FormatUint(st.Dev, 10)+"-"+strconv.FormatUint(st.Ino, 10))
+	if names, ok := loadListing(file, &st); ok {
+		return names, nil
+	}
+	names, err := listNames(fd, name)
+	if err != nil {
+		return nil, err
+	}
+	var after unix.Stat_t
+	if fstat(fd, &after) == nil && sameDir(&st, &after) && settled(&st, begun) {
+		storeListing(b.cacheDir, file, &st, names) // a cache that cannot be written is only slower
+	}
+	return names, nil
+}
+
+// settled reports whether the directory's last change came settleTime or more before begun.
+func settled(st *unix.Stat_t, begun time.Time) bool {
+	return time.Unix(st.Ctim.Unix()).Before(begun.Add(-settleTime))
+}
+
+// sameDir reports whether two fstats of a directory show it unchanged.
+func sameDir(a, b *unix.Stat_t) bool {
+	return a.Dev == b.Dev && a.Ino == b.Ino && a.Size == b.Size && a.Ctim == b.Ctim && a.Mtim == b.Mtim
+}
+
+// cacheHeader is the line after cacheMagic: what identifies the directory and its state, and
+// how many names follow.
+func cacheHeader(st *unix.Stat_t, count int) []byte {
+	h := make([]byte, 0, 128)
+	for i, v := range []int64{int64(st.Dev), int64(st.Ino), st.Size, st.Ctim.Sec, st.Ctim.Nsec, st.Mtim.Sec, st.Mtim.Nsec, int64(count)} {
+		if i > 0 {
+			h = append(h, ' ')
+		}
+		h = strconv.AppendUint(h, uint64(v), 10)
+	}
+	return append(h, '\n')
+}
+
+// loadListing returns the names file holds when it records the directory st describes, as st
+// describes it. The names are slices of the file's bytes, which nothing writes again.
+func loadListing(file string, st *unix.Stat_t) ([]string, bool) {
+	fd, err := unix.Open(file, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	b, err := ReadFD(fd, file, maxCacheFile)
+	unix.Close(fd)
+	if err != nil {
+		return nil, false
+	}
+	rest, ok := bytes.CutPrefix(b, []byte(cacheMagic))
+	if !ok {
+		return nil, false
+	}
+	line, body, ok := bytes.Cut(rest, []byte{'\n'})
+	if !ok {
+		return nil, false
+	}
+	fields := bytes.Fields(line)
+	if len(fields) != 8 {
+		return nil, false
+	}
+	count, err := strconv.Atoi(string(fields[7]))
+	if err != nil || count < 0 || count > len(body) {
+		return nil, false
+	}
+	if !bytes.Equal(cacheHeader(st, count), append(line, '\n')) {
+		return nil, false
+	}
+	names := make([]string, 0, count)
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, 0)
+		if i <= 0 {
+			return nil, false // a name is never empty, and every one ends in a NUL
+		}
+		names = append(names, unsafe.String(&body[0], i))
+		body = body[i+1:]
+	}
+	if len(names) != count {
+		return nil, false
+	}
+	return names, true
+}
+
+// storeListing writes names into file, through a new file renamed over it: a reader sees the
+// old listing or the new one, never a part.
+func storeListing(dir, file string, st *unix.Stat_t, names []string) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	size := len(cacheMagic) + 128
+	for _, n := range names {
+		size += len(n) + 1
+	}
+	b := make([]byte, 0, size)
+	b = append(b, cacheMagic...)
+	b = append(b, cacheHeader(st, len(names))...)
+	for _, n := range names {
+		b = append(append(b, n...), 0)
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(file)+".*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(b)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), file) != nil {
+		os.Remove(f.Name())
+	}
+}

@@ -1,0 +1,246 @@
+package rootfs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// shortSettle makes the listing cache store a directory 50 ms after its last change rather than
+// 3 s, so that the tests wait (twice that, on the real clock) instead of faking time: a faked
+// clock would hide the race the settling guards against.
+func shortSettle(t *testing.T) {
+	old := settleTime
+	settleTime = 50 * time.Millisecond
+	t.Cleanup(func() { settleTime = old })
+}
+
+func settle() { time.Sleep(2 * settleTime) }
+
+// bigDir makes root/name large enough for the listing cache on this file system.
+func bigDir(t *testing.T, root, name string) {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() >= cacheMinDirSize {
+			return
+		}
+		if i == 20000 {
+			t.Fatalf("%s: still %d bytes after %d entries", dir, fi.Size(), i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-a-phase-directory-named-at-length", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// osNames is the listing as package os gives it, sorted.
+func osNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// cacheFiles lists the files of the cache directory.
+func cacheFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, filepath.Join(dir, e.Name()))
+	}
+	return names
+}
+
+func TestListingCache(t *testing.T) {
+	shortSettle(t)
+	root, cache := t.TempDir(), t.TempDir()
+	bigDir(t, root, "phases")
+	fsys, err := OpenCaching(root, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(fsys)
+	if _, ok := fsys.(*beneath); !ok {
+		t.Skip("no openat2 on this kernel: no listing cache")
+	}
+	dir := filepath.Join(root, "phases")
+	check := func(when string) {
+		t.Helper()
+		got, err := ReadBigDirNames(fsys, "phases")
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		slices.Sort(got)
+		if want := osNames(t, dir); !slices.Equal(got, want) {
+			t.Fatalf("%s: %d names, want %d (first difference near %q)", when, len(got), len(want), firstDiff(got, want))
+		}
+	}
+
+	// Listed within the settling time of its last change: listed, not stored.
+	check("unsettled")
+	if files := cacheFiles(t, cache); len(files) != 0 {
+		t.Fatalf("stored the listing of a directory changed just now: %v", files)
+	}
+	settle()
+	check("settled")
+	files := cacheFiles(t, cache)
+	if len(files) != 1 {
+		t.Fatalf("cache files after a settled listing: %v", files)
+	}
+
+	// A listing read back is the cache's: a name planted in it is what the FS lists.
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := osNames(t, dir)[0]
+	planted := bytes.Replace(b, []byte(first+"\x00"), []byte("planted\x00"), 1)
+	if bytes.Equal(planted, b) {
+		t.Fatalf("%s does not hold %q", files[0], first)
+	}
+	if err := os.WriteFile(files[0], planted, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadBigDirNames(fsys, "phases")
+	if err != nil || !slices.Contains(got, "planted") {
+		t.Fatalf("the listing did not come from the cache (err %v)", err)
+	}
+
+	// Any change to the directory's entries, at once, is seen (and the planted name is gone).
+	if err := os.WriteFile(filepath.Join(dir, "new"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("after a create")
+	if err := os.Rename(filepath.Join(dir, "new"), filepath.Join(dir, "wen")); err != nil {
+		t.Fatal(err)
+	}
+	check("after a rename")
+	if err := os.Remove(filepath.Join(dir, "wen")); err != nil {
+		t.Fatal(err)
+	}
+	check("after a remove")
+	if err := os.Mkdir(filepath.Join(dir, "0001-phase-x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check("after a mkdir")
+	// Setting the times back does not hide a change: the ctime moves with it.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(dir, old, old); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	check("after chtimes, settled")
+	if err := os.Remove(filepath.Join(dir, "0001-phase-x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(dir, old, old); err != nil {
+		t.Fatal(err)
+	}
+	check("after a remove hidden by chtimes")
+
+	// A torn cache file is listed afresh, then replaced.
+	settle()
+	check("settled again")
+	b, err = os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, torn := range [][]byte{b[:len(b)/2], b[:len(b)-1], nil, []byte("gsd listing 1\n"), append(slices.Clone(b), "extra\x00"...)} {
+		if err := os.WriteFile(files[0], torn, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprintf("a cache file of %d bytes", len(torn)))
+		if back, err := os.ReadFile(files[0]); err != nil || !bytes.Equal(back, b) {
+			t.Fatalf("a torn cache file was not replaced (err %v)", err)
+		}
+	}
+	if files := cacheFiles(t, cache); len(files) != 1 {
+		t.Fatalf("cache files: %v (a temporary file left behind?)", files)
+	}
+}
+
+// A small directory is listed and never stored; a cache directory that cannot be written only
+// makes listings slower; errors are ReadDirNames'.
+func TestListingCacheBounds(t *testing.T) {
+	shortSettle(t)
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "small/01-a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bigDir(t, root, "big")
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	for _, cache := range []string{t.TempDir(), notADir} {
+		fsys, err := OpenCaching(root, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer Close(fsys)
+		if _, ok := fsys.(*beneath); !ok {
+			t.Skip("no openat2 on this kernel: no listing cache")
+		}
+		for _, dir := range []string{"small", "big"} {
+			got, err := ReadBigDirNames(fsys, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			if want := osNames(t, filepath.Join(root, dir)); !slices.Equal(got, want) {
+				t.Errorf("cache %s: %s: %d names, want %d", cache, dir, len(got), len(want))
+			}
+		}
+		if _, err := ReadBigDirNames(fsys, "file"); !errors.Is(err, ErrNotDir) {
+			t.Errorf("ReadBigDirNames(a file): %v", err)
+		}
+		if _, err := ReadBigDirNames(fsys, "missing"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("ReadBigDirNames(missing): %v", err)
+		}
+		if cache != notADir {
+			if files := cacheFiles(t, cache); len(files) != 1 {
+				t.Errorf("cache files for one large and one small directory: %v", files)
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return a[i]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,86 @@
+package rootfs_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/roadmap"
+)
+
+// On a project of hundreds of phases, phases/ is listed through the cache; a phase directory
+// made, or a plan added, is part of the next position at once.
+func TestListingCacheProject(t *testing.T) {
+	old := *rootfs.SettleTime
+	*rootfs.SettleTime = 50 * time.Millisecond
+	t.Cleanup(func() { *rootfs.SettleTime = old })
+	root, cache := t.TempDir(), t.TempDir()
+	phases := filepath.Join(root, ".planning", "phases")
+	write := func(name string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte("<task>x</task>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for ; ; n++ {
+		if fi, err := os.Stat(phases); err == nil && fi.Size() >= 16<<10 {
+			break
+		}
+		d := filepath.Join(phases, fmt.Sprintf("%02d-a-finished-phase-of-the-project", n+1))
+		write(filepath.Join(d, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
+		write(filepath.Join(d, fmt.Sprintf("%02d-01-SUMMARY.md", n+1)))
+	}
+	fsys, err := rootfs.OpenCaching(root, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rootfs.Close(fsys)
+	if fd, err := unix.Openat2(unix.AT_FDCWD, root, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC}); err != nil {
+		t.Skip("no openat2 on this kernel: no listing cache")
+	} else {
+		unix.Close(fd)
+	}
+	locate := func(want string) {
+		t.Helper()
+		pos, err := roadmap.Locate(fsys, ".planning")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "finished"
+		if pos.Active != nil {
+			got = pos.Active.Path
+		} else if pos.NeedsPlanning {
+			got = "needs planning: " + pos.Phase.Dir
+		}
+		if got != want {
+			t.Fatalf("%d phases: position %q, want %q", n, got, want)
+		}
+	}
+	time.Sleep(2 * *rootfs.SettleTime)
+	locate("finished")
+	if ents, _ := os.ReadDir(cache); len(ents) != 1 {
+		t.Fatalf("%d phases (%s): cache files %v, want one", n, phases, ents)
+	}
+	next := filepath.Join(phases, fmt.Sprintf("%02d-next", n+1))
+	if err := os.Mkdir(next, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	locate("needs planning: .planning/phases/" + filepath.Base(next))
+	write(filepath.Join(next, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
+	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))
+	time.Sleep(2 * *rootfs.SettleTime)
+	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))
+	if err := os.RemoveAll(next); err != nil {
+		t.Fatal(err)
+	}
+	locate("finished")
+}
