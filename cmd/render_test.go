@@ -77,3 +77,22 @@ func TestWarningsAreEscaped(t *testing.T) {
 		t.Errorf("warning = %q, want %q", b.String(), want)
 	}
 }
+
+// --dry-run's diff is data: its lines are escaped as every text output is, but for tabs and the
+// carriage returns of a CRLF file.
+func TestPrintableDiff(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                              "",
+		"--- a\n+++ a\n@@ -1 +1 @@\n":   "--- a\n+++ a\n@@ -1 +1 @@\n",
+		"-Phase: 2\x1b[2J\n+Phase: 3\n": "-Phase: 2\\x1b[2J\n+Phase: 3\n",
+		"-a\tb\r\n+a\tc\r\n":            "-a\tb\r\n+a\tc\r\n",
+		"-x\ry\r\n":                     "-x\\ry\r\n",
+		"+\u202egnp.exe\n":              "+\\u202egnp.exe\n",
+		"+no newline":                   "+no newline",
+		"+bad \xff byte\n":              "+bad \\xff byte\n",
+	} {
+		if got := string(printableDiff([]byte(in))); got != want {
+			t.Errorf("printableDiff(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

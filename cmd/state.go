@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -81,7 +82,33 @@ func (a *app) printStateDiff(sp *hydrate.StatePosition, diff []byte) {
 		printf(a.stdout, "%s: already up to date\n", sp.Path)
 		return
 	}
-	a.stdout.Write(diff)
+	a.stdout.Write(printableDiff(diff))
+}
+
+// printableDiff escapes each line of a diff as all text output is (printable): STATE.md's lines
+// and the roadmap's names are data. Tabs and the carriage return that ends a CRLF file's line
+// are kept, since they cannot put anything on the screen that the file does not say: a diff of
+// a file without other control characters still applies with patch.
+func printableDiff(diff []byte) []byte {
+	out := make([]byte, 0, len(diff))
+	for len(diff) > 0 {
+		line, rest, nl := bytes.Cut(diff, []byte{'\n'})
+		diff = rest
+		body, cr := bytes.CutSuffix(line, []byte{'\r'})
+		for i, part := range bytes.Split(body, []byte{'\t'}) {
+			if i > 0 {
+				out = append(out, '\t')
+			}
+			out = append(out, printable(string(part))...)
+		}
+		if cr {
+			out = append(out, '\r')
+		}
+		if nl {
+			out = append(out, '\n')
+		}
+	}
+	return out
 }
 
 func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
