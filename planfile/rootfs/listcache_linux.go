@@ -81,17 +81,16 @@ func sameDir(a, b *unix.Stat_t) bool {
 	return a.Dev == b.Dev && a.Ino == b.Ino && a.Size == b.Size && a.Ctim == b.Ctim && a.Mtim == b.Mtim
 }
 
-// cacheHeader is the line after cacheMagic: what identifies the directory and its state, and
-// how many names follow.
-func cacheHeader(st *unix.Stat_t, count int) []byte {
-	h := make([]byte, 0, 128)
+// appendHeader appends the line after cacheMagic, without its newline: what identifies the
+// directory and its state, and how many names follow.
+func appendHeader(h []byte, st *unix.Stat_t, count int) []byte {
 	for i, v := range []int64{int64(st.Dev), int64(st.Ino), st.Size, st.Ctim.Sec, st.Ctim.Nsec, st.Mtim.Sec, st.Mtim.Nsec, int64(count)} {
 		if i > 0 {
 			h = append(h, ' ')
 		}
 		h = strconv.AppendUint(h, uint64(v), 10)
 	}
-	return append(h, '\n')
+	return h
 }
 
 // loadListing returns the names file holds when it records the directory st describes, as st
@@ -114,15 +113,11 @@ func loadListing(file string, st *unix.Stat_t) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	fields := bytes.Fields(line)
-	if len(fields) != 8 {
-		return nil, false
-	}
-	count, err := strconv.Atoi(string(fields[7]))
+	count, err := strconv.Atoi(string(line[bytes.LastIndexByte(line, ' ')+1:]))
 	if err != nil || count < 0 || count > len(body) {
 		return nil, false
 	}
-	if !bytes.Equal(cacheHeader(st, count), append(line, '\n')) {
+	if !bytes.Equal(appendHeader(make([]byte, 0, 128), st, count), line) {
 		return nil, false
 	}
 	names := make([]string, 0, count)
@@ -152,7 +147,7 @@ func storeListing(dir, file string, st *unix.Stat_t, names []string) {
 	}
 	b := make([]byte, 0, size)
 	b = append(b, cacheMagic...)
-	b = append(b, cacheHeader(st, len(names))...)
+	b = append(appendHeader(b, st, len(names)), '\n')
 	for _, n := range names {
 		b = append(append(b, n...), 0)
 	}

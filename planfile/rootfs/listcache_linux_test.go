@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // shortSettle makes the listing cache store a directory 50 ms after its last change rather than
@@ -247,4 +250,36 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return ""
+}
+
+// A cache file of any bytes is a listing that matches or none: never a panic, an empty name or
+// one with a NUL, or a count other than the header's.
+func FuzzLoadListing(f *testing.F) {
+	st := unix.Stat_t{Dev: 65024, Ino: 77, Size: 36864, Ctim: unix.Timespec{Sec: 1795393244, Nsec: 5}, Mtim: unix.Timespec{Sec: 1795393244, Nsec: 5}}
+	good := append(appendHeader([]byte(cacheMagic), &st, 2), "\n01-a\x0002-b\x00"...)
+	f.Add(good)
+	f.Add(good[:len(good)-1])
+	f.Add(append(appendHeader([]byte(cacheMagic), &st, 0), '\n'))
+	f.Add([]byte(cacheMagic + "65024 77 36864 1795393244 5 1795393244 5 99999999999999999999\n"))
+	f.Add([]byte(cacheMagic + "65024 77 36864 1795393244 5 1795393244 5 -1\n"))
+	file := filepath.Join(f.TempDir(), "listing")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := os.WriteFile(file, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		names, ok := loadListing(file, &st)
+		if !ok {
+			return
+		}
+		want := append(appendHeader([]byte(cacheMagic), &st, len(names)), '\n')
+		for _, n := range names {
+			if n == "" || strings.IndexByte(n, 0) >= 0 {
+				t.Fatalf("name %q", n)
+			}
+			want = append(append(want, n...), 0)
+		}
+		if !bytes.Equal(want, b) {
+			t.Fatalf("loaded %q from %q", names, b)
+		}
+	})
 }
