@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,8 +12,7 @@ import (
 // beneath is a directory whose names are opened with openat2(RESOLVE_BENEATH).
 type beneath struct {
 	dirfd    int
-	cacheDir string           // where large directories' listings are cached; "" for none
-	now      func() time.Time // the clock the cache judges a directory's changes by
+	cacheDir string // where large directories' listings are cached; "" for none
 }
 
 var how = unix.OpenHow{
@@ -29,7 +27,7 @@ func openBeneath(dir, cacheDir string) (fs.FS, bool, error) {
 	if err != nil {
 		return nil, false, nil // os.OpenRoot says what is wrong, in its words
 	}
-	b := &beneath{dirfd: fd, cacheDir: cacheDir, now: time.Now}
+	b := &beneath{dirfd: fd, cacheDir: cacheDir}
 	probe, err := b.openat2(".", unix.O_PATH|unix.O_CLOEXEC)
 	if err != nil {
 		unix.Close(fd)

@@ -25,9 +25,9 @@ import (
 // written without fsync, so a crash can leave it torn; it then fails its checks and the
 // directory is listed afresh.
 
-// cacheMinDirSize is the smallest directory, by st_size, the cache is for: on ext4 some 400
-// entries, on tmpfs some 800. A smaller one is listed, as looking in the cache costs about as
-// much as listing it.
+// cacheMinDirSize is the smallest directory, by st_size, the cache is for: on ext4 some 200 to
+// 400 entries, by their names' length; on tmpfs some 800. A smaller one is always listed: its
+// listing is cheap, and no cache file is written for it.
 const cacheMinDirSize = 16 << 10
 
 // settleTime is how long before a listing the directory's last change must be for the listing
@@ -46,7 +46,7 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 	if b.cacheDir == "" {
 		return b.readDirNames(name)
 	}
-	begun := b.now()
+	begun := time.Now()
 	fd, err := b.openDir(name, ErrNotDir)
 	if err != nil {
 		return nil, err
@@ -72,6 +72,9 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 }
 
 // settled reports whether the directory's last change came settleTime or more before begun.
+// A local file system stamps times from the clock time.Now reads. A network one stamps the
+// server's: one whose clock runs behind by more than settleTime can have a listing stored
+// early, and a change then goes unseen only if it falls in the very tick of the one before.
 func settled(st *unix.Stat_t, begun time.Time) bool {
 	return time.Unix(st.Ctim.Unix()).Before(begun.Add(-settleTime))
 }

@@ -85,14 +85,7 @@ func TestListingCache(t *testing.T) {
 	shortSettle(t)
 	root, cache := t.TempDir(), t.TempDir()
 	bigDir(t, root, "phases")
-	fsys, err := OpenCaching(root, cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer Close(fsys)
-	if _, ok := fsys.(*beneath); !ok {
-		t.Skip("no openat2 on this kernel: no listing cache")
-	}
+	fsys := openCachingT(t, root, cache)
 	dir := filepath.Join(root, "phases")
 	check := func(when string) {
 		t.Helper()
@@ -211,14 +204,7 @@ func TestListingCacheBounds(t *testing.T) {
 	}
 	settle()
 	for _, cache := range []string{t.TempDir(), notADir} {
-		fsys, err := OpenCaching(root, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer Close(fsys)
-		if _, ok := fsys.(*beneath); !ok {
-			t.Skip("no openat2 on this kernel: no listing cache")
-		}
+		fsys := openCachingT(t, root, cache)
 		for _, dir := range []string{"small", "big"} {
 			got, err := ReadBigDirNames(fsys, dir)
 			if err != nil {

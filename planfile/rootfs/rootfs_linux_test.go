@@ -139,16 +139,21 @@ func TestLinuxReadDirAsOS(t *testing.T) {
 	}
 }
 
-func openBeneathT(t *testing.T, root string) *beneath {
+func openBeneathT(t *testing.T, root string) *beneath { return openCachingT(t, root, "") }
+
+// openCachingT is OpenCaching's openat2 FS, closed when the test ends; the test is skipped on a
+// kernel without openat2 (where there is neither that FS nor a listing cache).
+func openCachingT(t *testing.T, root, cache string) *beneath {
 	t.Helper()
-	fsys, err := Open(root)
+	fsys, err := OpenCaching(root, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, ok := fsys.(*beneath)
 	if !ok {
+		Close(fsys)
 		t.Skip("no openat2 on this kernel")
 	}
-	t.Cleanup(func() { unix.Close(b.dirfd) })
+	t.Cleanup(func() { b.Close() })
 	return b
 }
