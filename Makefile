@@ -36,6 +36,7 @@ lint:
 cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null .
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null .
+	GOOS=linux GOARCH=386 $(GO) build -o /dev/null .
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
 
 # Each fuzz target for FUZZTIME executions (make fuzz FUZZTIME=5000000x for a long run).

@@ -1,4 +1,8 @@
 package rootfs
 
-// SettleTime lets the tests of package rootfs_test shorten the listing cache's settling time.
-var SettleTime = &settleTime
+// What the tests of package rootfs_test need of the listing cache: its settling time, which
+// they shorten, and which file systems it trusts.
+var (
+	SettleTime = &settleTime
+	TrustedFS  = trustedFS
+)

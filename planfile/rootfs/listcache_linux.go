@@ -53,10 +53,10 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	if fstat(fd, &st) != nil || st.Size < cacheMinDirSize {
+	if fstat(fd, &st) != nil || st.Size < cacheMinDirSize || !localFS(fd) {
 		return listNames(fd, name)
 	}
-	file := filepath.Join(b.cacheDir, strconv.FormatUint(st.Dev, 10)+"-"+strconv.FormatUint(st.Ino, 10))
+	file := filepath.Join(b.cacheDir, strconv.FormatUint(uint64(st.Dev), 10)+"-"+strconv.FormatUint(uint64(st.Ino), 10))
 	if names, ok := loadListing(file, &st); ok {
 		return names, nil
 	}
@@ -71,10 +71,41 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 	return names, nil
 }
 
+// localFS reports whether the directory open at fd is on a local file system the cache
+// trusts: one that stamps a directory's ctime from this machine's clock on every change to its
+// entries. A network or FUSE file system may cache attributes, or stamp them with another
+// machine's clock; its directories are always listed.
+func localFS(fd int) bool {
+	var sfs unix.Statfs_t
+	for {
+		err := unix.Fstatfs(fd, &sfs)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		break
+	}
+	return trustedFS(uint32(sfs.Type)) // a 32-bit magic number, whatever the field's type here
+}
+
+// zfsSuperMagic is OpenZFS's f_type, which package unix does not name.
+const zfsSuperMagic = 0x2fc12fc1
+
+// trustedFS reports whether the file system of type fsType (statfs's f_type) is one localFS
+// trusts.
+func trustedFS(fsType uint32) bool {
+	switch fsType {
+	case unix.EXT4_SUPER_MAGIC, // ext2, ext3 and ext4
+		unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC,
+		zfsSuperMagic, unix.TMPFS_MAGIC, unix.OVERLAYFS_SUPER_MAGIC:
+		return true
+	}
+	return false
+}
+
 // settled reports whether the directory's last change came settleTime or more before begun.
-// A local file system stamps times from the clock time.Now reads. A network one stamps the
-// server's: one whose clock runs behind by more than settleTime can have a listing stored
-// early, and a change then goes unseen only if it falls in the very tick of the one before.
 func settled(st *unix.Stat_t, begun time.Time) bool {
 	return time.Unix(st.Ctim.Unix()).Before(begun.Add(-settleTime))
 }
@@ -87,7 +118,8 @@ func sameDir(a, b *unix.Stat_t) bool {
 // appendHeader appends the line after cacheMagic, without its newline: what identifies the
 // directory and its state, and how many names follow.
 func appendHeader(h []byte, st *unix.Stat_t, count int) []byte {
-	for i, v := range []int64{int64(st.Dev), int64(st.Ino), st.Size, st.Ctim.Sec, st.Ctim.Nsec, st.Mtim.Sec, st.Mtim.Nsec, int64(count)} {
+	// int64 of each field: their types differ between architectures.
+	for i, v := range []int64{int64(st.Dev), int64(st.Ino), int64(st.Size), int64(st.Ctim.Sec), int64(st.Ctim.Nsec), int64(st.Mtim.Sec), int64(st.Mtim.Nsec), int64(count)} {
 		if i > 0 {
 			h = append(h, ' ')
 		}

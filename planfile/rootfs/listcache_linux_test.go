@@ -81,9 +81,36 @@ func cacheFiles(t *testing.T, dir string) []string {
 	return names
 }
 
+// onTrustedFS skips a test of the cache where the test's directories are on a file system the
+// cache is not for (a network or FUSE one): there every directory is listed.
+func onTrustedFS(t *testing.T, dir string) {
+	t.Helper()
+	var sfs unix.Statfs_t
+	if err := unix.Statfs(dir, &sfs); err != nil {
+		t.Fatal(err)
+	}
+	if !trustedFS(uint32(sfs.Type)) {
+		t.Skipf("%s is on a file system of type %#x, which the listing cache does not trust", dir, sfs.Type)
+	}
+}
+
+func TestTrustedFS(t *testing.T) {
+	for fsType, want := range map[uint32]bool{
+		unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
+		unix.TMPFS_MAGIC: true, unix.OVERLAYFS_SUPER_MAGIC: true, zfsSuperMagic: true,
+		unix.NFS_SUPER_MAGIC: false, unix.FUSE_SUPER_MAGIC: false, unix.SMB2_SUPER_MAGIC: false,
+		unix.CIFS_SUPER_MAGIC: false, unix.V9FS_MAGIC: false, 0: false,
+	} {
+		if got := trustedFS(fsType); got != want {
+			t.Errorf("trustedFS(%#x) = %v, want %v", fsType, got, want)
+		}
+	}
+}
+
 func TestListingCache(t *testing.T) {
 	shortSettle(t)
 	root, cache := t.TempDir(), t.TempDir()
+	onTrustedFS(t, root)
 	bigDir(t, root, "phases")
 	fsys := openCachingT(t, root, cache)
 	dir := filepath.Join(root, "phases")
@@ -197,6 +224,7 @@ func TestListingCacheBounds(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	onTrustedFS(t, root)
 	bigDir(t, root, "big")
 	notADir := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
