@@ -445,9 +445,9 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	return env, dir, err
 }
 
-// listingCache is where the listings of large directories are cached: GSD_CACHE/listings,
-// else gsd/listings in the user's cache directory ($XDG_CACHE_HOME, else ~/.cache); "" for
-// none (GSD_CACHE=off, or no home).
+// listingCache is where the listings of large directories are cached: GSD_CACHE/listings, else
+// gsd/listings in the user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME, else
+// ~/.cache); "" for none (GSD_CACHE=off, or no cache directory).
 func (a *app) listingCache() (string, error) {
 	switch v := strings.TrimSpace(a.getenv("GSD_CACHE")); {
 	case v == "off":
@@ -457,13 +457,9 @@ func (a *app) listingCache() (string, error) {
 	case v != "":
 		return filepath.Join(v, "listings"), nil
 	}
-	base := a.getenv("XDG_CACHE_HOME")
-	if !filepath.IsAbs(base) { // the XDG rule: a relative path is ignored
-		home := a.getenv("HOME")
-		if !filepath.IsAbs(home) {
-			return "", nil
-		}
-		base = filepath.Join(home, ".cache")
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", nil // no home: the cache is only an optimisation
 	}
 	return filepath.Join(base, "gsd", "listings"), nil
 }

@@ -1,8 +1,17 @@
 package rootfs
 
-// What the tests of package rootfs_test need of the listing cache: its settling time, which
-// they shorten, and which file systems it trusts.
+import (
+	"io/fs"
+	"testing"
+)
+
+// What the tests of package rootfs_test share with this package's own tests of the listing
+// cache: a short settling time, waiting for it, the skip on a file system it does not trust,
+// the size of directory it is for, and the caching FS (skipped without openat2).
 var (
-	SettleTime = &settleTime
-	TrustedFS  = trustedFS
+	ShortSettle     = shortSettle
+	Settle          = settle
+	OnTrustedFS     = onTrustedFS
+	CacheMinDirSize = cacheMinDirSize
+	OpenCachingT    = func(t *testing.T, root, cache string) fs.FS { return openCachingT(t, root, cache) }
 )

@@ -5,9 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -16,17 +13,9 @@ import (
 // On a project of hundreds of phases, phases/ is listed through the cache; a phase directory
 // made, or a plan added, is part of the next position at once.
 func TestListingCacheProject(t *testing.T) {
-	old := *rootfs.SettleTime
-	*rootfs.SettleTime = 50 * time.Millisecond
-	t.Cleanup(func() { *rootfs.SettleTime = old })
+	rootfs.ShortSettle(t)
 	root, cache := t.TempDir(), t.TempDir()
-	var sfs unix.Statfs_t
-	if err := unix.Statfs(root, &sfs); err != nil {
-		t.Fatal(err)
-	}
-	if !rootfs.TrustedFS(uint32(sfs.Type)) {
-		t.Skipf("%s is on a file system of type %#x, which the listing cache does not trust", root, sfs.Type)
-	}
+	rootfs.OnTrustedFS(t, root)
 	phases := filepath.Join(root, ".planning", "phases")
 	write := func(name string) {
 		t.Helper()
@@ -39,23 +28,14 @@ func TestListingCacheProject(t *testing.T) {
 	}
 	n := 0
 	for ; ; n++ {
-		if fi, err := os.Stat(phases); err == nil && fi.Size() >= 16<<10 {
+		if fi, err := os.Stat(phases); err == nil && fi.Size() >= int64(rootfs.CacheMinDirSize) {
 			break
 		}
 		d := filepath.Join(phases, fmt.Sprintf("%02d-a-finished-phase-of-the-project", n+1))
 		write(filepath.Join(d, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
 		write(filepath.Join(d, fmt.Sprintf("%02d-01-SUMMARY.md", n+1)))
 	}
-	fsys, err := rootfs.OpenCaching(root, cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rootfs.Close(fsys)
-	if fd, err := unix.Openat2(unix.AT_FDCWD, root, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC}); err != nil {
-		t.Skip("no openat2 on this kernel: no listing cache")
-	} else {
-		unix.Close(fd)
-	}
+	fsys := rootfs.OpenCachingT(t, root, cache)
 	locate := func(want string) {
 		t.Helper()
 		pos, err := roadmap.Locate(fsys, ".planning")
@@ -72,7 +52,7 @@ func TestListingCacheProject(t *testing.T) {
 			t.Fatalf("%d phases: position %q, want %q", n, got, want)
 		}
 	}
-	time.Sleep(2 * *rootfs.SettleTime)
+	rootfs.Settle()
 	locate("finished")
 	if ents, _ := os.ReadDir(cache); len(ents) != 1 {
 		t.Fatalf("%d phases (%s): cache files %v, want one", n, phases, ents)
@@ -84,7 +64,7 @@ func TestListingCacheProject(t *testing.T) {
 	locate("needs planning: .planning/phases/" + filepath.Base(next))
 	write(filepath.Join(next, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
 	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))
-	time.Sleep(2 * *rootfs.SettleTime)
+	rootfs.Settle()
 	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))
 	if err := os.RemoveAll(next); err != nil {
 		t.Fatal(err)
