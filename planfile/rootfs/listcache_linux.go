@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -26,13 +27,19 @@ import (
 // directory is listed afresh.
 
 // cacheMinDirSize is the smallest directory, by st_size, the cache is for: on ext4 some 170 to
-// 360 entries, for names of 30 to 12 characters; on tmpfs 818, whatever their length. A smaller one is always listed: its
-// listing is cheap, and no cache file is written for it.
+// 360 entries, for names of 30 to 12 characters; on tmpfs 818, whatever their length. A smaller
+// one is always listed: its listing is cheap, and no cache file is written for it.
 const cacheMinDirSize = 16 << 10
 
 // settleTime is how long before a listing the directory's last change must be for the listing
 // to be stored: longer than the tick of any file system's timestamps (two seconds on FAT).
 var settleTime = 3 * time.Second
+
+// cacheMaxAge is how long a cache file lives without being written. A listing is stored again
+// after each settled change of its directory, so a file this old is a directory's that is gone
+// (a clone deleted, a checkout made afresh) or one unchanged for a month, which a single listing
+// brings back.
+const cacheMaxAge = 30 * 24 * time.Hour
 
 // maxCacheFile bounds a cache file read back: a directory of 16,000 names of 255 bytes.
 const maxCacheFile = 4 << 20
@@ -171,7 +178,7 @@ func loadListing(file string, st *unix.Stat_t) ([]string, bool) {
 }
 
 // storeListing writes names into file, through a new file renamed over it: a reader sees the
-// old listing or the new one, never a part.
+// old listing or the new one, never a part. Then it prunes the cache directory.
 func storeListing(dir, file string, st *unix.Stat_t, names []string) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return
@@ -193,5 +200,44 @@ func storeListing(dir, file string, st *unix.Stat_t, names []string) {
 	_, werr := f.Write(b)
 	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), file) != nil {
 		os.Remove(f.Name())
+		return
 	}
+	pruneListings(dir, time.Now())
+}
+
+// pruneListings removes the files of the cache directory dir not written for cacheMaxAge: the
+// listings of directories that are gone, and the temporary files of writes a crash cut short. It
+// runs after a store, which is rare (once per settled change of a large directory), so that the
+// cache stays the size of what is in use without a listing of it on every run. Only the cache's
+// own names ("<dev>-<ino>", and that followed by a temporary file's suffix) are removed.
+func pruneListings(dir string, now time.Time) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !isCacheName(e.Name()) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > cacheMaxAge {
+			os.Remove(filepath.Join(dir, e.Name())) // another gsd may have done it already
+		}
+	}
+}
+
+// isCacheName reports whether name is one storeListing writes: "<dev>-<ino>", or that and a
+// dot and a temporary file's suffix.
+func isCacheName(name string) bool {
+	name, _, _ = strings.Cut(name, ".")
+	dev, ino, ok := strings.Cut(name, "-")
+	return ok && isDigits(dev) && isDigits(ino)
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

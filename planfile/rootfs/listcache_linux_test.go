@@ -257,6 +257,64 @@ func TestListingCacheBounds(t *testing.T) {
 	}
 }
 
+// A store removes the cache files not written for cacheMaxAge (listings of directories gone,
+// temporary files a crash left), and nothing else.
+func TestListingCachePrune(t *testing.T) {
+	shortSettle(t)
+	root, cache := t.TempDir(), t.TempDir()
+	onTrustedFS(t, root)
+	bigDir(t, root, "phases")
+	long := time.Now().Add(-cacheMaxAge - time.Hour)
+	recent := time.Now().Add(-cacheMaxAge + time.Hour)
+	for name, when := range map[string]time.Time{
+		"1-2": long, "3-4.123456": long, "5-6": recent, "notes": long, "7-x": long, "-8": long,
+	} {
+		f := filepath.Join(cache, name)
+		if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(cache, "9-10"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(cache, "9-10"), long, long); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if _, err := ReadBigDirNames(openCachingT(t, root, cache), "phases"); err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, f := range cacheFiles(t, cache) {
+		kept = append(kept, filepath.Base(f))
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(filepath.Join(root, "phases"), &st); err != nil {
+		t.Fatal(err)
+	}
+	stored := fmt.Sprintf("%d-%d", st.Dev, st.Ino)
+	want := []string{"-8", "5-6", "7-x", "9-10", "notes", stored}
+	slices.Sort(kept)
+	slices.Sort(want)
+	if !slices.Equal(kept, want) {
+		t.Errorf("cache directory after a store: %q, want %q", kept, want)
+	}
+}
+
+func TestIsCacheName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"2049-131": true, "2049-131.4071": true, "1-2.": true,
+		"2049": false, "-131": false, "2049-": false, "a-1": false, "1-a": false, ".1-2": false, "": false,
+	} {
+		if got := isCacheName(name); got != want {
+			t.Errorf("isCacheName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 func firstDiff(a, b []string) string {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
