@@ -432,6 +432,10 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	settings, err := config.ReadEnvironment(a.lookupEnv)
+	if err != nil {
+		return nil, "", err // a usage error, before the project is looked for
+	}
 	env, err := hydrate.Open(hydrate.Config{
 		Dir:          dir,
 		Identity:     a.identityEnv(dir),
@@ -440,6 +444,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 		LockTimeout:  a.lockDefault,
 		History:      a.history(),
 		ListingCache: cache,
+		Environment:  settings,
 	})
 	a.env = env
 	return env, dir, err

@@ -44,6 +44,9 @@ type Config struct {
 	// LockTimeout is how long a write waits for another gsd process: over the config file's
 	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
 	LockTimeout time.Duration
+	// Environment is what GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER set over the config file
+	// (config.ReadEnvironment, which the caller runs first: a bad value is a usage error).
+	Environment config.Environment
 	History     History // the session journal and snapshots (history.go)
 	// ListingCache is the directory where the listings of large directories (phases/ on a
 	// project of hundreds of phases) are cached; "" for none (see rootfs.OpenCaching).
@@ -57,7 +60,7 @@ type Env struct {
 	PlanningDir string // ".planning", or a workstream's directory under it
 	User        identity.Identity
 	now         func() time.Time
-	lookupEnv   func(string) (string, bool)
+	environment config.Environment
 
 	// plans memoises phase directory listings for one command: staleness, the next plan and the
 	// STATE.md check all look at the session's phase. withLock clears it.
@@ -122,7 +125,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, lookupEnv: idEnv.LookupEnv, hist: cfg.History}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History}
 	if e.now == nil {
 		e.now = time.Now
 	}

@@ -20,7 +20,7 @@ func (e *Env) configure() error {
 	case err != nil:
 		return &config.Error{Where: config.File, Err: err}
 	}
-	s, err := config.Load(data, e.lockTimeout, e.lookupEnv)
+	s, err := config.Load(data, e.lockTimeout, e.environment)
 	if err != nil {
 		return err
 	}

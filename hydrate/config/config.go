@@ -105,11 +105,41 @@ func (e *Error) Unwrap() error { return e.Err }
 // invocation's, so a usage error) rather than the config file.
 func (e *Error) FromEnvironment() bool { return strings.HasPrefix(e.Where, "GSD_") }
 
+// Environment is what the environment sets over the config file: zero for a variable unset or
+// empty (a duration is never zero otherwise).
+type Environment struct {
+	LockTimeout time.Duration // GSD_LOCK_TIMEOUT
+	IdleAfter   time.Duration // GSD_IDLE_AFTER
+}
+
+// ReadEnvironment reads GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER through lookupEnv (nil: none set). A
+// bad value is an *Error whose FromEnvironment is true: the invocation's mistake, which a command
+// reports before it looks for the project.
+func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error) {
+	var env Environment
+	if lookupEnv == nil {
+		return env, nil
+	}
+	for _, v := range []struct {
+		name string
+		to   *time.Duration
+	}{{"GSD_LOCK_TIMEOUT", &env.LockTimeout}, {"GSD_IDLE_AFTER", &env.IdleAfter}} {
+		if s, ok := lookupEnv(v.name); ok && s != "" {
+			d, err := ParseDuration(s)
+			if err != nil {
+				return Environment{}, &Error{Where: v.name, Err: err}
+			}
+			*v.to = d
+		}
+	}
+	return env, nil
+}
+
 // Load works out the effective settings from the config file's bytes (nil when there is none),
 // the caller's lock timeout and the environment. Each of these, when given, overrides what comes
 // before it: the file the defaults; lockWait (0: none) the file's lockTimeout, for a caller that
 // must not wait long (a hook); GSD_LOCK_TIMEOUT both, and GSD_IDLE_AFTER the file's idleAfter.
-func Load(data []byte, lockWait time.Duration, lookupEnv func(string) (string, bool)) (*Settings, error) {
+func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, error) {
 	s := &Settings{
 		KeepSnapshots: DefaultKeepSnapshots,
 		LockTimeout:   DefaultLockTimeout,
@@ -128,21 +158,11 @@ func Load(data []byte, lockWait time.Duration, lookupEnv func(string) (string, b
 	if lockWait > 0 {
 		s.LockTimeout, s.Sources["lockTimeout"] = lockWait, "caller"
 	}
-	if lookupEnv != nil {
-		if v, ok := lookupEnv("GSD_LOCK_TIMEOUT"); ok && v != "" {
-			d, err := ParseDuration(v)
-			if err != nil {
-				return nil, &Error{Where: "GSD_LOCK_TIMEOUT", Err: err}
-			}
-			s.LockTimeout, s.Sources["lockTimeout"] = d, "GSD_LOCK_TIMEOUT"
-		}
-		if v, ok := lookupEnv("GSD_IDLE_AFTER"); ok && v != "" {
-			d, err := ParseDuration(v)
-			if err != nil {
-				return nil, &Error{Where: "GSD_IDLE_AFTER", Err: err}
-			}
-			s.IdleAfter, s.Sources["idleAfter"] = d, "GSD_IDLE_AFTER"
-		}
+	if env.LockTimeout > 0 {
+		s.LockTimeout, s.Sources["lockTimeout"] = env.LockTimeout, "GSD_LOCK_TIMEOUT"
+	}
+	if env.IdleAfter > 0 {
+		s.IdleAfter, s.Sources["idleAfter"] = env.IdleAfter, "GSD_IDLE_AFTER"
 	}
 	return s, nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-func env(kv ...string) func(string) (string, bool) {
+func lookup(kv ...string) func(string) (string, bool) {
 	return func(k string) (string, bool) {
 		for i := 0; i+1 < len(kv); i += 2 {
 			if kv[i] == k {
@@ -16,6 +16,15 @@ func env(kv ...string) func(string) (string, bool) {
 		}
 		return "", false
 	}
+}
+
+// env is the Environment of the variables kv gives (name, value, ...), which must be good.
+func env(kv ...string) Environment {
+	e, err := ReadEnvironment(lookup(kv...))
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 func TestDefaults(t *testing.T) {
@@ -73,8 +82,18 @@ func TestBadValuesNameFileAndKey(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", data, err, want)
 		}
 	}
-	if _, err := Load(nil, 0, env("GSD_LOCK_TIMEOUT", "never")); err == nil || !strings.HasPrefix(err.Error(), "GSD_LOCK_TIMEOUT: ") {
-		t.Errorf("bad environment value: %v", err)
+	for _, name := range []string{"GSD_LOCK_TIMEOUT", "GSD_IDLE_AFTER"} {
+		_, err := ReadEnvironment(lookup(name, "never"))
+		var ce *Error
+		if !errors.As(err, &ce) || !ce.FromEnvironment() || err.Error() != name+`: "never" is not a duration (such as 500ms, 30s or 2h)` {
+			t.Errorf("bad %s: %v", name, err)
+		}
+	}
+	if e, err := ReadEnvironment(lookup("GSD_LOCK_TIMEOUT", "", "GSD_IDLE_AFTER", "")); err != nil || e != (Environment{}) {
+		t.Errorf("empty variables: %+v, %v", e, err)
+	}
+	if e, err := ReadEnvironment(nil); err != nil || e != (Environment{}) {
+		t.Errorf("no environment: %+v, %v", e, err)
 	}
 }
 
@@ -130,7 +149,7 @@ func TestTooLargeInFile(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want %s", data, s, err, want)
 		}
 	}
-	_, err := Load(nil, 0, env("GSD_LOCK_TIMEOUT", "20000000000"))
+	_, err := ReadEnvironment(lookup("GSD_LOCK_TIMEOUT", "20000000000"))
 	var ce *Error
 	if !errors.As(err, &ce) || !ce.FromEnvironment() || err.Error() != `GSD_LOCK_TIMEOUT: "20000000000" is too large` {
 		t.Errorf("environment: %v", err)
