@@ -18,18 +18,9 @@ func lookup(kv ...string) func(string) (string, bool) {
 	}
 }
 
-// env is the Environment of the variables kv gives (name, value, ...), which must be good.
-func env(kv ...string) Environment {
-	e, err := ReadEnvironment(lookup(kv...))
-	if err != nil {
-		panic(err)
-	}
-	return e
-}
-
 func TestDefaults(t *testing.T) {
 	for _, data := range [][]byte{nil, []byte(`{"mode": "yolo"}`), []byte(`{"gsd": null}`), []byte(`{"gsd": {}}`)} {
-		s, err := Load(data, 0, env())
+		s, err := Load(data, 0, Environment{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +37,7 @@ func TestDefaults(t *testing.T) {
 
 func TestFileAndEnvironment(t *testing.T) {
 	data := []byte(`{"mode": "interactive", "gsd": {"keepSnapshots": 3, "lockTimeout": "30s", "journal": false, "idleAfter": 5400, "colour": "blue"}}`)
-	s, err := Load(data, 0, env())
+	s, err := Load(data, 0, Environment{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +50,22 @@ func TestFileAndEnvironment(t *testing.T) {
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "gsd.colour: unknown setting") {
 		t.Errorf("warnings %v", s.Warnings)
 	}
-	s, err = Load(data, 0, env("GSD_LOCK_TIMEOUT", "2"))
+	s, err = Load(data, 0, Environment{LockTimeout: 2 * time.Second})
 	if err != nil || s.LockTimeout != 2*time.Second || s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
 		t.Errorf("env override: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
+	}
+}
+
+// The environment's values are read as the file's are (ParseDuration), and override the file's.
+func TestReadEnvironment(t *testing.T) {
+	e, err := ReadEnvironment(lookup("GSD_LOCK_TIMEOUT", "2", "GSD_IDLE_AFTER", " 90m", "GSD_OTHER", "x"))
+	if want := (Environment{LockTimeout: 2 * time.Second, IdleAfter: 90 * time.Minute}); err != nil || e != want {
+		t.Fatalf("ReadEnvironment = %+v, %v; want %+v", e, err, want)
+	}
+	s, err := Load([]byte(`{"gsd": {"lockTimeout": "30s", "idleAfter": "4h"}}`), 0, e)
+	if err != nil || s.LockTimeout != 2*time.Second || s.IdleAfter != 90*time.Minute ||
+		s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" || s.Sources["idleAfter"] != "GSD_IDLE_AFTER" {
+		t.Errorf("environment over file: %+v, %v", s, err)
 	}
 }
 
@@ -76,7 +80,7 @@ func TestBadValuesNameFileAndKey(t *testing.T) {
 		`{"gsd": []}`:                        ".planning/config.json: gsd: must be an object",
 		`{"gsd": {"journal": true}, "mode":`: ".planning/config.json: not a JSON object: unexpected end of JSON input",
 	} {
-		_, err := Load([]byte(data), 0, env())
+		_, err := Load([]byte(data), 0, Environment{})
 		var ce *Error
 		if !errors.As(err, &ce) || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", data, err, want)
@@ -100,11 +104,11 @@ func TestBadValuesNameFileAndKey(t *testing.T) {
 // The caller's lock timeout (a hook's short wait) is over the file's, GSD_LOCK_TIMEOUT over both.
 func TestCallerLockTimeout(t *testing.T) {
 	data := []byte(`{"gsd": {"lockTimeout": "30s"}}`)
-	s, err := Load(data, time.Second, env())
+	s, err := Load(data, time.Second, Environment{})
 	if err != nil || s.LockTimeout != time.Second || s.Sources["lockTimeout"] != "caller" {
 		t.Errorf("caller over file: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
 	}
-	s, err = Load(data, time.Second, env("GSD_LOCK_TIMEOUT", "5s"))
+	s, err = Load(data, time.Second, Environment{LockTimeout: 5 * time.Second})
 	if err != nil || s.LockTimeout != 5*time.Second || s.Sources["lockTimeout"] != "GSD_LOCK_TIMEOUT" {
 		t.Errorf("environment over caller: %v %v %q", err, s.LockTimeout, s.Sources["lockTimeout"])
 	}
@@ -145,7 +149,7 @@ func TestTooLargeInFile(t *testing.T) {
 		`{"gsd": {"lockTimeout": 20000000000}}`:   `.planning/config.json: gsd.lockTimeout: 20000000000 is too large`,
 		`{"gsd": {"idleAfter": 1e300}}`:           `.planning/config.json: gsd.idleAfter: 1e300 is too large`,
 	} {
-		if s, err := Load([]byte(data), 0, env()); err == nil || err.Error() != want {
+		if s, err := Load([]byte(data), 0, Environment{}); err == nil || err.Error() != want {
 			t.Errorf("%s: %+v, %v; want %s", data, s, err, want)
 		}
 	}
@@ -158,7 +162,7 @@ func TestTooLargeInFile(t *testing.T) {
 
 // Every key has a value, typed for JSON as gsd config --json shows it.
 func TestTyped(t *testing.T) {
-	s, err := Load(nil, 0, env())
+	s, err := Load(nil, 0, Environment{})
 	if err != nil {
 		t.Fatal(err)
 	}
