@@ -692,21 +692,17 @@ func plansCell(cell string) (done, total int, ok bool) {
 		return 0, 0, false
 	}
 	a, b := trimSpace(c[:slash]), trimSpace(c[slash+1:])
-	d, ok := digits(a)
-	if !ok {
+	d, n, ok := segment(a)
+	if !ok || n != len(a) {
 		var err error
 		if d, err = strconv.Atoi(a); err != nil || d < 0 { // "+2", and the like
 			return 0, 0, false
 		}
 	}
-	k := 0
-	for k < len(b) && isDigit(b[k]) {
-		k++
-	}
-	if k == 0 || k > maxSegmentDigits {
+	t, _, ok := segment(b) // "4 (13-05 deferred)" is 4
+	if !ok {
 		return d, -1, true
 	}
-	t, _ := digits(b[:k])
 	return d, t, true
 }
 

@@ -208,8 +208,8 @@ func upper(c byte) byte {
 	return c
 }
 
-// segment reads the run of digits s starts with, as a segment of a phase number: its value
-// (leading zeros are not significant: "007" is 7) and its length. ok is false when s starts with
+// segment reads the run of digits s starts with, as a segment of a phase number or a count in a
+// progress table: its value (leading zeros are not significant: "007" is 7) and its length. ok is false when s starts with
 // no digit or the run has more than maxSegmentDigits significant digits.
 func segment(s string) (v, n int, ok bool) {
 	sig := 0
@@ -221,19 +221,4 @@ func segment(s string) (v, n int, ok bool) {
 		}
 	}
 	return v, n, n > 0 && sig <= maxSegmentDigits
-}
-
-// digits is the value of s when s is 1 to maxSegmentDigits decimal digits.
-func digits(s string) (int, bool) {
-	if s == "" || len(s) > maxSegmentDigits {
-		return 0, false
-	}
-	v := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		v = v*10 + int(s[i]-'0')
-	}
-	return v, true
 }

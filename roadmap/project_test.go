@@ -317,6 +317,10 @@ func TestPlansCell(t *testing.T) {
 		{"0/?", 0, -1, true},
 		{"4/4 (13-05 deferred)", 4, 4, true},
 		{" 1 / 2 ", 1, 2, true},
+		{"007/0012", 7, 12, true},
+		{"+2/3", 2, 3, true},
+		{"1234567890/1234567890", 1234567890, -1, true}, // a total too long for a count is unknown
+		{"3/", 3, -1, true},
 		{"Complete", 0, 0, false},
 		{"-", 0, 0, false},
 	}

@@ -53,7 +53,6 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 	if b.cacheDir == "" {
 		return b.readDirNames(name)
 	}
-	begun := time.Now()
 	fd, err := b.openDir(name, ErrNotDir)
 	if err != nil {
 		return nil, err
@@ -67,6 +66,9 @@ func (b *beneath) readBigDirNames(name string) ([]string, error) {
 	if names, ok := loadListing(file, &st); ok {
 		return names, nil
 	}
+	// The listing begins now: a change after the fstat above, before or during it, moves the
+	// ctime, which the fstat after it then shows.
+	begun := time.Now()
 	names, err := listNames(fd, name)
 	if err != nil {
 		return nil, err
@@ -230,14 +232,7 @@ func pruneListings(dir string, now time.Time) {
 func isCacheName(name string) bool {
 	name, _, _ = strings.Cut(name, ".")
 	dev, ino, ok := strings.Cut(name, "-")
-	return ok && isDigits(dev) && isDigits(ino)
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
+	_, derr := strconv.ParseUint(dev, 10, 64)
+	_, ierr := strconv.ParseUint(ino, 10, 64)
+	return ok && derr == nil && ierr == nil
 }
