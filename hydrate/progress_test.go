@@ -2,7 +2,6 @@ package hydrate
 
 import (
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 
@@ -56,17 +55,6 @@ func TestGeneratedProject(t *testing.T) {
 	}
 }
 
-// openCounter counts the opens of each path through an fs.FS.
-type openCounter struct {
-	fs.FS
-	opens map[string]int
-}
-
-func (c *openCounter) Open(name string) (fs.File, error) {
-	c.opens[name]++
-	return c.FS.Open(name)
-}
-
 // Progress decides the position once: every user's staleness check asks the position Load
 // made, and does not read ROADMAP.md and STATE.md again.
 func TestProgressLocatesOnce(t *testing.T) {
@@ -79,11 +67,11 @@ func TestProgressLocatesOnce(t *testing.T) {
 		}
 	}
 	// What one decision opens (through this wrapper a read is a Stat and an Open).
-	once := &openCounter{FS: e.FS, opens: map[string]int{}}
+	once := &countingFS{FS: e.FS, opens: map[string]int{}}
 	if _, err := roadmap.Locate(once, e.PlanningDir); err != nil {
 		t.Fatal(err)
 	}
-	c := &openCounter{FS: e.FS, opens: map[string]int{}}
+	c := &countingFS{FS: e.FS, opens: map[string]int{}}
 	e.FS = c
 	r, err := e.Progress()
 	if err != nil || len(r.Sessions) != 3 {
