@@ -45,6 +45,21 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Phase: "4", PhaseLine: 7, PhaseOf: 5, Percent: -1},
 		},
 		{
+			name: "a letter-suffixed phase",
+			in:   "## Current Position\n\nPhase: 16C of 17 (Billing emails)\n",
+			want: Declared{Phase: "16C", PhaseLine: 3, PhaseOf: 17, Percent: -1},
+		},
+		{
+			name: "a letter-suffixed phase in bold, before a dash",
+			in:   "## Current Position\n\n**Current Phase:** 16c — Billing emails\n",
+			want: Declared{Phase: "16c", PhaseLine: 3, Percent: -1},
+		},
+		{
+			name: "an ordinal is not a phase",
+			in:   "## Current Position\n\nPhase: 3rd of 5\n",
+			want: Declared{Percent: -1},
+		},
+		{
 			name: "COMPLETE after the name",
 			in:   "## Current Position\n\nPhase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete — README ready\n",
 			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, Percent: -1},

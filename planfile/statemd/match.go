@@ -144,7 +144,7 @@ func statusComplete(v string) bool {
 	return false
 }
 
-// tokenEnd matches `[A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*` at i, greedily, and returns its end, or
+// tokenEnd matches `[A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*(?:[A-Za-z]\b)?` at i, greedily, and returns its end, or
 // -1. With mustEnd, the match must also be followed by \b (the longest such).
 func tokenEnd(s string, i int, mustEnd bool) int {
 	l := 0
@@ -169,6 +169,11 @@ func tokenEnd(s string, i int, mustEnd bool) int {
 		}
 		ends = append(ends, k)
 	}
+	// A letter suffix ("16C"), as the roadmap's phase numbers have, when the word ends with it.
+	if k < len(s) && isLetterByte(s[k]) && (k+1 == len(s) || !isWordByte(s[k+1])) {
+		k++
+		ends = append(ends, k)
+	}
 	if !mustEnd {
 		return k
 	}
@@ -183,7 +188,7 @@ func tokenEnd(s string, i int, mustEnd bool) int {
 // isQuoteOrEmphasis reports whether c is one of `[*_`"' ]`.
 func isQuoteOrEmphasis(c byte) bool { return strings.IndexByte("*_`\"' ", c) >= 0 }
 
-// phaseTokenSpan matches "^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)"
+// phaseTokenSpan matches "^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*(?:[A-Za-z]\b)?)"
 // and returns the token's span, or -1, -1.
 func phaseTokenSpan(v string) (int, int) {
 	i := 0
@@ -210,7 +215,7 @@ func phaseTokenSpan(v string) (int, int) {
 	return -1, -1
 }
 
-// nextPhase matches `(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`
+// nextPhase matches `(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*[A-Za-z]?)\b`
 // and returns the token, or "".
 func nextPhase(v string) string {
 	verbs := []string{"plan", "execute", "discuss", "research", "verify"}

@@ -265,6 +265,7 @@ func TestSamePhase(t *testing.T) {
 	}{
 		{"07", "7", true}, {"3.1", "3", false}, {"3.01", "3.1", true}, {"12.3.1", "12.3.1", true},
 		{"E73", "e73", true}, {"E73", "73", false}, {"9", "90", false}, {"", "", false},
+		{"16C", "16c", true}, {"16C", "16", false}, {"16C", "16B", false}, {"016C", "16C", true},
 	} {
 		if got := samePhase(tt.a, tt.b); got != tt.same {
 			t.Errorf("samePhase(%q, %q) = %v", tt.a, tt.b, got)

@@ -262,11 +262,11 @@ func isAlnum(c byte) bool {
 }
 
 // samePhase compares two phase tokens as numbers, segment by segment: "07" = "7", "3.1" != "3",
-// "e73" = "E73".
+// "e73" = "E73", "16c" = "16C" != "16".
 func samePhase(a, b string) bool {
-	pa, sa := phaseSegments(a)
-	pb, sb := phaseSegments(b)
-	if sa == nil || sb == nil || !strings.EqualFold(pa, pb) || len(sa) != len(sb) {
+	pa, sa, xa := phaseSegments(a)
+	pb, sb, xb := phaseSegments(b)
+	if sa == nil || sb == nil || !strings.EqualFold(pa, pb) || !strings.EqualFold(xa, xb) || len(sa) != len(sb) {
 		return false
 	}
 	for i := range sa {
@@ -277,27 +277,31 @@ func samePhase(a, b string) bool {
 	return true
 }
 
-func phaseSegments(s string) (string, []uint64) {
+// phaseSegments splits a phase token into its letter prefix, its numbers and its letter suffix.
+func phaseSegments(s string) (prefix string, segs []uint64, suffix string) {
 	i := 0
 	for i < len(s) && (s[i] < '0' || s[i] > '9') {
 		i++
 	}
 	if i == len(s) {
-		return "", nil
+		return "", nil, ""
 	}
-	var segs []uint64
-	for _, p := range strings.Split(s[i:], ".") {
+	prefix, s = s[:i], s[i:]
+	if isLetterByte(s[len(s)-1]) {
+		s, suffix = s[:len(s)-1], s[len(s)-1:]
+	}
+	for _, p := range strings.Split(s, ".") {
 		p = strings.TrimLeft(p, "0")
 		if p == "" {
 			p = "0"
 		}
 		n, err := strconv.ParseUint(p, 10, 64)
 		if err != nil {
-			return "", nil
+			return "", nil, ""
 		}
 		segs = append(segs, n)
 	}
-	return s[:i], segs
+	return prefix, segs, suffix
 }
 
 // ofCount finds " of N" right after position at in v: N and its byte span; n = -1 when absent.
