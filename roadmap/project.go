@@ -71,7 +71,7 @@ type Progress struct {
 	PhasesTotal    int `json:"phasesTotal"`
 	PlansComplete  int `json:"plansComplete"`
 	PlansTotal     int `json:"plansTotal"`
-	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD does, never 100 with work left
+	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD rounds it
 }
 
 func (pr *Progress) add(ph *PhaseInfo) {
@@ -83,9 +83,6 @@ func (pr *Progress) add(ph *PhaseInfo) {
 		pr.PhasesComplete++
 	}
 	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
-	if pr.Percent == 100 && pr.PhasesComplete < pr.PhasesTotal {
-		pr.Percent = 99 // every plan written so far is done, but phases remain
-	}
 }
 
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
@@ -202,17 +199,15 @@ func (p *Project) checkMarks(rmPath string) {
 		fmt.Sprintf("%d phases are marked in progress (%s); the current phase is %s (gsd progress --explain says why): mark the others as they stand", len(marked), strings.Join(nums, ", "), cur))
 }
 
-// percent is done over total, rounded to the nearest whole percent as GSD's
-// tools round it, but never 100 while a plan is left.
+// percent is done over total, rounded to the nearest whole percent (halves up) and at most 100,
+// exactly as GSD's tools compute the percent they write into STATE.md: another value would have
+// gsd and GSD rewrite each other's. So 199 of 200 plans is 100%, and so is a milestone whose
+// plans are all done while a phase is still to plan; the Plan and Status lines say what is left.
 func percent(done, total int) int {
 	if total <= 0 {
 		return 0
 	}
-	pc := (done*200 + total) / (2 * total)
-	if pc == 100 && done < total {
-		pc = 99
-	}
-	return pc
+	return min(100, (done*200+total)/(2*total))
 }
 
 func (p *Project) problem(sev Severity, file string, line int, msg string) {
