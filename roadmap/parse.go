@@ -26,6 +26,10 @@ type Entry struct {
 
 	Collapsed bool // every mention is inside a collapsed <details> block (a shipped milestone)
 	Inserted  bool // marked "(INSERTED)" or with status Inserted
+	// Disputed: the roadmap's own marks disagree on whether the phase is complete (a progress
+	// table row "Complete" beside an unchecked checkbox): its Status is then no evidence of
+	// its own, and the disk decides.
+	Disputed bool
 
 	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
 	// is 0 when the phase has no row or the row has no plans column;
@@ -178,6 +182,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 	for i := range entries {
 		e, f := &entries[i], &t.extra[i]
 		e.Status = f.status(e.Collapsed)
+		e.Disputed = f.disputed()
 		e.Inserted = e.Inserted || e.Status == StatusInserted
 		e.Milestone = r.milestoneOf(e, f, t.tableMilestone(f))
 		if e.Milestone >= 0 {
@@ -320,6 +325,21 @@ func (f *facts) status(collapsed bool) Status {
 		return StatusComplete
 	}
 	return StatusUnknown
+}
+
+// disputed reports whether the parts disagree on whether the phase is complete: one calls it
+// complete, another not started, planned or in progress.
+func (f *facts) disputed() bool {
+	var complete, open bool
+	for _, s := range []Status{f.table, f.mark, f.box} {
+		switch s {
+		case StatusComplete:
+			complete = true
+		case StatusNotStarted, StatusPlanned, StatusInProgress:
+			open = true
+		}
+	}
+	return complete && open
 }
 
 // indexFold is strings.Index ignoring ASCII case, for an ASCII sub; indexes

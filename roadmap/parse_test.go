@@ -222,3 +222,27 @@ func BenchmarkRoadmap1000(b *testing.B) {
 		}
 	}
 }
+
+// A phase is disputed when the roadmap's own marks disagree on whether it is complete.
+func TestDisputed(t *testing.T) {
+	for _, tt := range []struct {
+		box, row string
+		want     bool
+	}{
+		{"[ ]", "Complete", true},
+		{"[x]", "In Progress", true},
+		{"[x]", "Complete", false},
+		{"[ ]", "Not started", false},
+		{"[x]", "", false},
+		{"[ ]", "Deferred", false},
+	} {
+		src := "# Roadmap\n\n- " + tt.box + " **Phase 1: One**\n"
+		if tt.row != "" {
+			src += "\n" + progressHeader + "| 1. One | 1/2 | " + tt.row + " | - |\n"
+		}
+		rm := ParseRoadmap("ROADMAP.md", []byte(src))
+		if len(rm.Phases) != 1 || rm.Phases[0].Disputed != tt.want {
+			t.Errorf("checkbox %s, row %q: %+v, want disputed %v", tt.box, tt.row, rm.Phases, tt.want)
+		}
+	}
+}

@@ -424,9 +424,10 @@ func (d *dirIndex) finished(e Entry) (bool, string, error) {
 // closed reports whether phase e is out of the running for the current phase after STATE.md's
 // own: the roadmap calls it complete or deferred (its directory is not even listed: a
 // long-finished phase often keeps a plan that was folded into another, and progress --check
-// reports that contradiction), or it is finished on disk.
+// reports that contradiction), or it is finished on disk. A roadmap whose marks disagree about
+// the phase (Entry.Disputed) is no such evidence: the disk decides.
 func (d *dirIndex) closed(e Entry) (bool, error) {
-	if e.Status == StatusComplete || e.Status == StatusDeferred {
+	if (e.Status == StatusComplete || e.Status == StatusDeferred) && !e.Disputed {
 		return true, nil
 	}
 	done, _, err := d.finished(e)

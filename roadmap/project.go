@@ -273,11 +273,15 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", ph.Num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
 	}
 	if ph.RoadmapStatus == StatusComplete && len(missing) > 0 {
-		sev, what := SeverityError, "write the missing SUMMARY or uncheck the phase"
+		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
+		if ph.Entry.Disputed && ph.Entry.TableLine > 0 {
+			// The table's row says complete, the checklist does not: the row is what is wrong.
+			what, line = "write the missing SUMMARY or update the progress table's row", ph.Entry.TableLine
+		}
 		if !ph.InMilestone {
 			sev, what = SeverityInfo, "a leftover of a past milestone"
 		}
-		p.problem(sev, rmPath, ph.Line,
+		p.problem(sev, rmPath, line,
 			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY (%s)", ph.Num, listNames(missing), hasHave(len(missing)), what))
 	}
 	if len(ph.Plans) > 0 && len(missing) == 0 && ph.RoadmapStatus != StatusComplete && ph.RoadmapStatus != StatusUnknown {
