@@ -46,6 +46,14 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		if n < 1 || n > len(p.Tasks) {
 			return fmt.Errorf("%s: no task %d (the session has %d)", rel, n, len(p.Tasks))
 		}
+		// A task whose status is not one gsd knows makes the session corrupt (gsd check, gsd
+		// tasks): marking that task repairs it, marking another would write into a session
+		// every other command refuses.
+		for i := range p.Tasks {
+			if _, err := p.Tasks[i].Status(); err != nil && i != n-1 {
+				return fileError(rel, lineErr(p.Tasks[i].Line, fmt.Errorf("%w; %s", err, repairHint(&p.Tasks[i], i+1))))
+			}
+		}
 		from, _ := p.Tasks[n-1].StatusText()
 		out, err := planfile.SetStatus(src, n, st)
 		changed, onDisk := true, out
@@ -75,6 +83,21 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		return nil
 	})
 	return res, err
+}
+
+// repairHint says how to repair task n, whose status is invalid: a mark sets an unknown value,
+// but several status attributes are for a hand to remove (planfile.SetStatus refuses them).
+func repairHint(t *planfile.Task, n int) string {
+	attrs := 0
+	for _, a := range t.Attrs {
+		if a.Name == "status" {
+			attrs++
+		}
+	}
+	if attrs == 1 {
+		return fmt.Sprintf("set it first (gsd mark-pending %d)", n)
+	}
+	return "repair it by hand first"
 }
 
 // lineErr attaches a line to an error that has none.
