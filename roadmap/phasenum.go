@@ -198,6 +198,15 @@ func (n PhaseNum) Int() (int, bool) {
 	return int(n.seg[0]), true
 }
 
+// Backlog reports whether n numbers a backlog item: GSD parks ideas as phases 999.x
+// (/gsd-add-backlog), outside the sequence of work, until they are promoted to a real number.
+func (n PhaseNum) Backlog() bool {
+	return n.plen == 0 && n.nseg >= 2 && n.seg[0] == backlogMajor
+}
+
+// backlogMajor is the first number of GSD's backlog phases.
+const backlogMajor = 999
+
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 

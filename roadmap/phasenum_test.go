@@ -175,3 +175,12 @@ func TestPhaseDirName(t *testing.T) {
 		}
 	}
 }
+
+func TestBacklog(t *testing.T) {
+	for s, want := range map[string]bool{"999.1": true, "999.12": true, "999": false, "99.1": false, "1999.1": false, "E999.1": false, "999.1.2": true} {
+		n, ok := ParsePhaseNum(s)
+		if !ok || n.Backlog() != want {
+			t.Errorf("%s: backlog %v (parsed %v), want %v", s, n.Backlog(), ok, want)
+		}
+	}
+}

@@ -146,6 +146,12 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			p.Phases = append(p.Phases, Entry{Num: d.Num, Name: d.Name, Milestone: -1})
 		}
 	}
+	// Backlog items (999.x) are parked ideas, not work of the milestone: never current, never
+	// counted, wherever the roadmap lists them.
+	if slices.ContainsFunc(p.Phases, func(e Entry) bool { return e.Num.Backlog() }) {
+		// A copy: p.Phases may share the roadmap's array.
+		p.Phases = slices.DeleteFunc(slices.Clone(p.Phases), func(e Entry) bool { return e.Num.Backlog() })
+	}
 
 	inMilestone := func(n PhaseNum) int {
 		return slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(n) })

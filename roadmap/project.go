@@ -166,6 +166,9 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 			p.Current, p.Active = i, pos.Active
 		}
 		p.check(ph, rmPath)
+		if ph.Num.Backlog() {
+			continue // listed, but counted in no progress, as GSD's own tools count
+		}
 		p.AllProgress.add(ph)
 		if ph.InMilestone {
 			p.Progress.add(ph)
