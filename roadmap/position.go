@@ -122,15 +122,23 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	// The current milestone and its phases.
 	if m := rm.currentMilestone(); m >= 0 {
 		p.Milestone = &rm.Milestones[m]
-		line := p.Milestone.StatusLine
-		if line == 0 {
-			line = p.Milestone.Line
+		if k := rm.milestoneOfDeclared(decl); k >= 0 && p.Milestone.Status != StatusInProgress && k != m {
+			// No milestone is marked in progress: STATE.md knows which one the work is in.
+			p.Milestone = &rm.Milestones[k]
+			p.evidence("milestone", path.Join(idx.planningDir, "STATE.md"), decl.PhaseLine,
+				fmt.Sprintf("no milestone is marked in progress, and STATE.md's phase %s is one of %s", decl.Phase, p.Milestone.Name))
+			m = k
+		} else {
+			line := p.Milestone.StatusLine
+			if line == 0 {
+				line = p.Milestone.Line
+			}
+			says := fmt.Sprintf("%s (%s)", p.Milestone.Name, p.Milestone.Status)
+			if p.Milestone.StatusText != "" {
+				says = p.Milestone.StatusText
+			}
+			p.evidence("milestone", rmPath, line, says)
 		}
-		says := fmt.Sprintf("%s (%s)", p.Milestone.Name, p.Milestone.Status)
-		if p.Milestone.StatusText != "" {
-			says = p.Milestone.StatusText
-		}
-		p.evidence("milestone", rmPath, line, says)
 		p.Phases = rm.Listed(m)
 		// Phases no milestone claims belong to the current one: a roadmap's milestone
 		// structure is often only partly written down.
@@ -270,6 +278,21 @@ func (r *Roadmap) currentMilestone() int {
 		last = i
 	}
 	return last
+}
+
+// milestoneOfDeclared is the milestone that lists STATE.md's declared phase and that the roadmap
+// does not call shipped, or -1.
+func (r *Roadmap) milestoneOfDeclared(decl statemd.Declared) int {
+	n, ok := ParsePhaseNum(decl.Phase)
+	if !ok {
+		return -1
+	}
+	for i := range r.Milestones {
+		if !r.Milestones[i].Shipped() && slices.ContainsFunc(r.Milestones[i].Phases, n.Equal) {
+			return i
+		}
+	}
+	return -1
 }
 
 // dirIndex finds phase directories by number: under phases/, and under milestones/*-phases/

@@ -105,6 +105,9 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
 	} else {
 		p.Milestone = rm.Milestone
+		if pos.Milestone != nil {
+			p.Milestone = pos.Milestone.Name // the position's: STATE.md may have chosen it
+		}
 		p.Problems = append(p.Problems, rm.Problems...)
 		if len(rm.Phases) == 0 {
 			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
