@@ -13,8 +13,8 @@ var (
 	reParens         = regexp.MustCompile(`\([^()]*\)`)
 	reStatusComplete = regexp.MustCompile(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
 	rePaused         = regexp.MustCompile(`(?i)\bpaused\b`)
-	reNextPhase      = regexp.MustCompile(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*)\b`)
-	rePhaseTok       = regexp.MustCompile("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*)")
+	reNextPhase      = regexp.MustCompile(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*[A-Za-z]?)\b`)
+	rePhaseTok       = regexp.MustCompile("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*(?:[A-Za-z]\\b)?)")
 	rePercent        = regexp.MustCompile(`(?:^|[^0-9])([0-9]{1,3})%`)
 )
 
