@@ -46,14 +46,6 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		if n < 1 || n > len(p.Tasks) {
 			return fmt.Errorf("%s: no task %d (the session has %d)", rel, n, len(p.Tasks))
 		}
-		// A task whose status is not one gsd knows makes the session corrupt (gsd check, gsd
-		// tasks): marking that task repairs it, marking another would write into a session
-		// every other command refuses.
-		for i := range p.Tasks {
-			if _, err := p.Tasks[i].Status(); err != nil && i != n-1 {
-				return fileError(rel, lineErr(p.Tasks[i].Line, fmt.Errorf("%w; %s", err, repairHint(&p.Tasks[i], i+1))))
-			}
-		}
 		from, _ := p.Tasks[n-1].StatusText()
 		out, err := planfile.SetStatus(src, n, st)
 		changed, onDisk := true, out
@@ -62,20 +54,23 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 			changed, onDisk = false, src
 		case err != nil:
 			return fileError(rel, lineErr(p.Tasks[n-1].Line, err))
-		default:
+		}
+		// The session the mark leaves is read as every command reads one, before it is written:
+		// marking a task whose status gsd does not know repairs it, but marking another would
+		// leave a session gsd check and gsd tasks call corrupt. Its counts, resume point and
+		// staleness are what the caller reports: a stale session is still marked (the mark is
+		// what the user asked for), but marking tasks of a plan that is done or superseded is
+		// usually a mistake.
+		s, err := e.inspectBytes(rel, onDisk)
+		if err != nil {
+			return fmt.Errorf("%w; mark that task first, or repair it by hand", err)
+		}
+		if changed {
 			if err := e.writeSession(out); err != nil {
 				return err
 			}
 			e.record(src, true, journal.Event{Type: journal.Mark, Task: n, Name: p.Tasks[n-1].Name(),
 				Old: from, New: string(st), Plan: p.Header.Plan, SHA256: journal.Hash(out, true)})
-		}
-		// Report counts, the resume point and staleness from the bytes now on disk. A stale
-		// session is still marked (the mark is what the user asked for), but the caller says
-		// so: marking tasks of a plan that is done or superseded is usually a mistake.
-		s, err := e.inspectBytes(rel, onDisk)
-		if err != nil {
-			// Another task's invalid status does not undo this change; report the task alone.
-			s = &Session{Path: rel, Exists: true}
 		}
 		t := &p.Tasks[n-1] // names and lines are the same before and after
 		res = &MarkResult{Session: s, From: from, Changed: changed,
@@ -83,21 +78,6 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 		return nil
 	})
 	return res, err
-}
-
-// repairHint says how to repair task n, whose status is invalid: a mark sets an unknown value,
-// but several status attributes are for a hand to remove (planfile.SetStatus refuses them).
-func repairHint(t *planfile.Task, n int) string {
-	attrs := 0
-	for _, a := range t.Attrs {
-		if a.Name == "status" {
-			attrs++
-		}
-	}
-	if attrs == 1 {
-		return fmt.Sprintf("set it first (gsd mark-pending %d)", n)
-	}
-	return "repair it by hand first"
 }
 
 // lineErr attaches a line to an error that has none.
