@@ -11,7 +11,7 @@ import (
 type Roadmap struct {
 	Path       string      // the file it was parsed from, relative to the project root
 	Phases     []Entry     // one per phase number, in numeric order
-	Milestone  string      // the milestone in progress, or the roadmap's title; "" if neither
+	Title      string      // the title of its first heading ("Roadmap: Finch" gives "Finch"), or ""
 	Milestones []Milestone // every milestone it names, in the order it names them
 	Problems   []Problem   // rows and lines it could not make sense of
 }
@@ -190,10 +190,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 		}
 	}
 	r.Phases = slices.Clip(entries)
-	r.Milestone = title
-	if m := r.currentMilestone(); m >= 0 {
-		r.Milestone = r.Milestones[m].Name
-	}
+	r.Title = title
 	// One entry per number: no ties. Most roadmaps list phases in numeric order already.
 	byNumber := func(a, b Entry) int { return a.Num.Compare(b.Num) }
 	if !slices.IsSortedFunc(r.Phases, byNumber) {

@@ -120,14 +120,11 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	}
 
 	// The current milestone and its phases.
-	if m := rm.currentMilestone(); m >= 0 {
+	if m, byState := rm.currentMilestone(decl.Phase); m >= 0 {
 		p.Milestone = &rm.Milestones[m]
-		if k := rm.milestoneOfDeclared(decl); k >= 0 && p.Milestone.Status != StatusInProgress && k != m {
-			// No milestone is marked in progress: STATE.md knows which one the work is in.
-			p.Milestone = &rm.Milestones[k]
+		if byState {
 			p.evidence("milestone", path.Join(idx.planningDir, "STATE.md"), decl.PhaseLine,
 				fmt.Sprintf("no milestone is marked in progress, and STATE.md's phase %s is one of %s", decl.Phase, p.Milestone.Name))
-			m = k
 		} else {
 			line := p.Milestone.StatusLine
 			if line == 0 {
@@ -256,43 +253,36 @@ func (p *Position) evidence(decision, file string, line int, says string) {
 }
 
 // currentMilestone picks the milestone work is in: the first one marked in progress; else the
-// first not shipped; else (every one shipped, work inserted afterwards) the last. Only
-// milestones with phases count. -1 when the roadmap names none.
-func (r *Roadmap) currentMilestone() int {
+// one not shipped that lists declared, STATE.md's phase (byState); else the first not shipped;
+// else (every one shipped, work inserted afterwards) the last. Only milestones with phases
+// count. -1 when the roadmap names none.
+func (r *Roadmap) currentMilestone(declared string) (m int, byState bool) {
 	if r == nil {
-		return -1
+		return -1, false
 	}
-	last := -1
 	for i := range r.Milestones {
 		if len(r.Milestones[i].Phases) > 0 && r.Milestones[i].Status == StatusInProgress {
-			return i
+			return i, false
 		}
 	}
+	if n, ok := ParsePhaseNum(declared); ok {
+		for i := range r.Milestones {
+			if !r.Milestones[i].Shipped() && slices.ContainsFunc(r.Milestones[i].Phases, n.Equal) {
+				return i, true
+			}
+		}
+	}
+	last := -1
 	for i := range r.Milestones {
 		if len(r.Milestones[i].Phases) == 0 {
 			continue
 		}
 		if !r.Milestones[i].Shipped() {
-			return i
+			return i, false
 		}
 		last = i
 	}
-	return last
-}
-
-// milestoneOfDeclared is the milestone that lists STATE.md's declared phase and that the roadmap
-// does not call shipped, or -1.
-func (r *Roadmap) milestoneOfDeclared(decl statemd.Declared) int {
-	n, ok := ParsePhaseNum(decl.Phase)
-	if !ok {
-		return -1
-	}
-	for i := range r.Milestones {
-		if !r.Milestones[i].Shipped() && slices.ContainsFunc(r.Milestones[i].Phases, n.Equal) {
-			return i
-		}
-	}
-	return -1
+	return last, false
 }
 
 // dirIndex finds phase directories by number: under phases/, and under milestones/*-phases/

@@ -16,8 +16,8 @@ import (
 // progress, gsd state), not for the per-turn hydrate path, which uses Locate.
 type Project struct {
 	PlanningDir string
-	Roadmap     *Roadmap // nil without a ROADMAP.md
-	Milestone   string
+	Roadmap     *Roadmap    // nil without a ROADMAP.md
+	Milestone   string      // the current milestone's name, else the roadmap's title
 	Position    *Position   // where the project stands
 	Phases      []PhaseInfo // every phase, in numeric order
 	Quick       []QuickTask // quick tasks, counted apart from phases
@@ -104,9 +104,9 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	if rm == nil {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
 	} else {
-		p.Milestone = rm.Milestone
+		p.Milestone = rm.Title
 		if pos.Milestone != nil {
-			p.Milestone = pos.Milestone.Name // the position's: STATE.md may have chosen it
+			p.Milestone = pos.Milestone.Name
 		}
 		p.Problems = append(p.Problems, rm.Problems...)
 		if len(rm.Phases) == 0 {
