@@ -153,9 +153,9 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	}
 	// Backlog items (999.x) are parked ideas, not work of the milestone: never current, never
 	// counted, wherever the roadmap lists them.
-	if slices.ContainsFunc(p.Phases, func(e Entry) bool { return e.Num.Backlog() }) {
-		// A copy: p.Phases may share the roadmap's array.
-		p.Phases = slices.DeleteFunc(slices.Clone(p.Phases), func(e Entry) bool { return e.Num.Backlog() })
+	backlog := func(e Entry) bool { return e.Num.Backlog() }
+	if slices.ContainsFunc(p.Phases, backlog) {
+		p.Phases = slices.DeleteFunc(slices.Clone(p.Phases), backlog) // a copy: p.Phases may share the roadmap's array
 	}
 
 	inMilestone := func(n PhaseNum) int {
