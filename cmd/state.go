@@ -21,7 +21,9 @@ STATE.md agrees.
 With --write, STATE.md's Phase, Plan, Status and Progress lines (and the progress numbers of its
 frontmatter) are rewritten; every other byte stays. A missing STATE.md is created. While writing,
 gsd holds STATE.md.lock as GSD's own tools do, so both can run side by side. A line is only
-replaced by a better-informed one: a Phase line naming the current phase stays as written.
+replaced by a better-informed one: a Phase line naming the current phase stays as written, a
+note after a Plan count stays, and a Progress line is redrawn whole (bar, counts, percent) or,
+when it counts another scope ("1/3 Phase 2 plans"), left alone.
 With --dry-run, the diff --write would apply is printed and nothing is written.`,
 		Example: `  gsd state
   gsd state --write

@@ -102,7 +102,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		for _, d := range st.Differences {
 			where := "Current Position"
 			if d.Field == "frontmatter" {
-				where = "frontmatter progress"
+				where = "the frontmatter"
 			}
 			proj.Problems = append(proj.Problems, roadmap.Problem{
 				Severity: roadmap.SeverityWarning, File: st.Path, Line: d.Line,

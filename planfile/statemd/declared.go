@@ -14,7 +14,9 @@ type Declared struct {
 	Paused    string `json:"paused"`    // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
 	Next      string `json:"next"`      // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
 	NextLine  int    `json:"nextLine"`
-	Percent   int    `json:"percent"` // the Progress line's NN%, -1 when it has none
+	// Percent is the Progress line's NN%, -1 when it has none, or one of another scope than the
+	// milestone's ("33% (1/3 Phase 2 plans done)", "60% overall; v1.1: 33%").
+	Percent int `json:"percent"`
 	// PercentLine is the Progress line's, 0 when there is none.
 	PercentLine int `json:"percentLine"`
 }
@@ -57,7 +59,7 @@ func (d *Doc) Declared() Declared {
 	if i, ok := d.field["Progress"]; ok {
 		_, _, v, _ := fieldAt(d.lines[i].text)
 		dec.PercentLine = i + 1
-		if n, _, _, ok := percentSpan(v); ok {
+		if n, _, _, ok := ownPercent(v); ok {
 			dec.Percent = n
 		}
 	}

@@ -30,6 +30,7 @@ func FuzzRewrite(f *testing.F) {
 		"## Current Position\n## Current Position\nStatus: x", "\ufeff## Current Position\nProgress: 5%",
 		"```\n## Current Position\nPhase: 3\n", "Phase: 3 of 4\n\n## Next\nPhase: 9\n",
 		"## Current Position\n\n- **Phase:** E73 — PAUSED\n- **Progress:** [###---] 50% (v1)\n",
+		"---\ncurrent_phase: 2\ncurrent_phase_name: 'API'\ncurrent_plan: 1\nprogress:\n  percent: \"40%\"\n---\nProgress: [██░░] 2/5 plans (40%)\n",
 	} {
 		f.Add([]byte(s), uint16(3), uint8(4), uint8(2), uint8(50), uint8(7))
 	}

@@ -63,10 +63,13 @@ func ProgressText(v Values) string {
 
 // Bar draws percent as "[████░░░░░░]", width cells wide.
 func Bar(percent, width int) string {
-	percent = min(max(percent, 0), 100)
-	full := percent * width / 100
+	full := cells(width, percent)
 	return "[" + strings.Repeat("█", full) + strings.Repeat("░", width-full) + "]"
 }
+
+// cells is how many of a bar's width cells percent fills: rounded half up, as GSD draws its
+// bars, so that neither tool redraws the other's.
+func cells(width, percent int) int { return (width*min(max(percent, 0), 100) + 50) / 100 }
 
 func phaseValue(v Values) string {
 	if v.Phase == "" {
@@ -169,7 +172,7 @@ func rewrite(src []byte, v Values, build bool) (out []byte, changes []Change) {
 		case ins == nil: // no section: append one
 			ins = []line{{"", eol}, {"## Current Position", eol}, {"", eol}}
 			for _, l := range r.add {
-				if strings.HasPrefix(l.text, "Progress:") {
+				if strings.HasPrefix(l.text, "Progress:") && len(ins) > 3 {
 					ins = append(ins, line{"", eol})
 				}
 				ins = append(ins, l)
@@ -239,11 +242,7 @@ func (r *rewriter) fields(v Values) int {
 				// Not known better: a phase without plans keeps whatever its Plan line says.
 			case ok && b == v.PlanTotal && (a == v.PlanNumber || a == v.PlanDone):
 			case ok:
-				rest, found := strings.CutPrefix(val[end:], inCurrentPhase)
-				if !found {
-					rest = "" // "3 of 3 complete" is about the old count
-				}
-				r.set(i, "plan", label+planValue(v)+rest)
+				r.set(i, "plan", label+recount(val[end:], v))
 			case placeholder(val):
 				r.set(i, "plan", label+planValue(v))
 			}
@@ -261,16 +260,40 @@ func (r *rewriter) fields(v Values) int {
 	}
 	if v.PercentKnown {
 		if i, ok := d.field["Progress"]; ok {
-			t := r.lines[i].text
-			_, label, val, _ := fieldAt(t)
-			if n, _, _, ok := percentSpan(val); ok && n != v.Percent {
-				r.set(i, "progress", label+redrawProgress(val, v.Percent))
+			_, label, val, _ := fieldAt(r.lines[i].text)
+			if nv, ok := progressFor(val, v); ok {
+				r.set(i, "progress", label+nv)
 			}
 		} else {
 			addField("progress", ProgressText(v))
 		}
 	}
 	return pos
+}
+
+// recount is a Plan value with the counts of v, keeping what followed the old "A of B": a note
+// ("— PAUSED at Plan 02 Task 2 (…)", "(+ 1 FIX plan)") stays; a word about the old count
+// ("3 of 3 complete") does not.
+func recount(rest string, v Values) string {
+	if r, found := strings.CutPrefix(rest, inCurrentPhase); found {
+		return planValue(v) + r
+	}
+	if strings.TrimSpace(rest) == "" || aboutCount(rest) {
+		return planValue(v)
+	}
+	return strconv.Itoa(v.PlanNumber) + " of " + strconv.Itoa(v.PlanTotal) + rest
+}
+
+// aboutCount reports whether text right after a count says what the count amounts to
+// ("complete", "(done)", "- finished").
+func aboutCount(text string) bool {
+	t := strings.ToLower(strings.TrimLeft(text, " \t-—–:,(["))
+	for _, w := range []string{"complete", "done", "finished", "executed"} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // styled gives a "Name: value" line added at pos the label style of the field it follows (else
@@ -338,9 +361,10 @@ func placeholder(v string) bool {
 	return false
 }
 
-// frontmatter sets current_phase and the numbers of the progress map (total_phases,
-// completed_phases, total_plans, completed_plans, percent), wherever they are indented; a
-// trailing comment stays.
+// frontmatter sets the position fields (current_phase, and with it current_phase_name and
+// current_plan, so that the three never contradict each other) and the numbers of the progress
+// map (total_phases, completed_phases, total_plans, completed_plans, percent), wherever they are
+// indented; quotes, a "%" and a trailing comment stay.
 func (r *rewriter) frontmatter(v Values) {
 	d := r.d
 	nums := map[string]int{}
@@ -351,14 +375,29 @@ func (r *rewriter) frontmatter(v Values) {
 			nums["percent"] = v.Percent
 		}
 	}
+	moved := false // current_phase names another phase: its name and plan follow it
+	if v.Phase != "" {
+		if i, _, ok := d.frontmatterKey("current_phase"); ok {
+			moved = r.currentPhase(i, v)
+		}
+	}
 	inProgress := false
 	for i := 1; i < d.fmEnd; i++ {
 		t := r.lines[i].text
 		trimmed := strings.TrimLeft(t, " \t")
 		if len(trimmed) == len(t) {
 			inProgress = strings.HasPrefix(trimmed, "progress:")
-			if v.Phase != "" && strings.HasPrefix(t, "current_phase:") {
-				r.currentPhase(i, v)
+			key, val, found := strings.Cut(t, ":")
+			if !found {
+				continue
+			}
+			switch key {
+			case "current_phase_name":
+				if moved && v.PhaseName != "" {
+					r.setScalar(i, len(key)+1, val, v.PhaseName)
+				}
+			case "current_plan":
+				r.currentPlan(i, len(key)+1, val, v, moved)
 			}
 			continue
 		}
@@ -367,32 +406,85 @@ func (r *rewriter) frontmatter(v Values) {
 		if !inProgress || !ok || !known {
 			continue
 		}
-		rest := strings.TrimLeft(val, " ")
-		j := 0
-		for j < len(rest) && (rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
-			j++
+		off := len(t) - len(val)
+		if got, s, e, ok := yamlNumber(val); ok && got != float64(want) {
+			r.set(i, "frontmatter", t[:off+s]+strconv.Itoa(want)+t[off+e:])
 		}
-		if got, err := strconv.ParseFloat(rest[:j], 64); err != nil || got == float64(want) {
-			continue // not a number (left to whoever wrote it), or already right
+	}
+}
+
+// yamlNumber reads the number a frontmatter value starts with, quoted or not ("40", "\"40%\"",
+// "12.5 # note"): its value and byte span. ok is false for anything else (null, prose), which
+// is left to whoever wrote it.
+func yamlNumber(val string) (n float64, start, end int, ok bool) {
+	s := len(val) - len(strings.TrimLeft(val, " "))
+	if s < len(val) && (val[s] == '"' || val[s] == '\'') {
+		s++
+	}
+	e := s
+	for e < len(val) && (isDigitByte(val[e]) || val[e] == '.') {
+		e++
+	}
+	n, err := strconv.ParseFloat(val[s:e], 64)
+	return n, s, e, err == nil
+}
+
+// setScalar sets the frontmatter value val at byte off of line i to text, in val's quotes; a
+// value YAML would misread unquoted is quoted.
+func (r *rewriter) setScalar(i, off int, val, text string) {
+	lead := len(val) - len(strings.TrimLeft(val, " "))
+	cur := strings.TrimSpace(val)
+	q := ""
+	if cur != "" && (cur[0] == '"' || cur[0] == '\'') {
+		q = cur[:1]
+		cur = strings.Trim(cur, q)
+	}
+	if cur == text {
+		return
+	}
+	if q == "" && strings.ContainsAny(text, ":#\"'{}[],&*!|>%@`") {
+		q = "\""
+	}
+	if q == "\"" && strings.ContainsAny(text, "\"\\") || q == "'" && strings.Contains(text, "'") {
+		return // not worth escaping: left as it is
+	}
+	t := r.lines[i].text
+	r.set(i, "frontmatter", t[:off+lead]+q+text+q)
+}
+
+// currentPlan keeps a numeric current_plan with the Plan line: the plan being worked on (or the
+// last one done, which agrees too); when the phase moved to one without plans, "Not started",
+// as GSD writes it then. Anything else (prose, null) is left alone unless the phase moved.
+func (r *rewriter) currentPlan(i, off int, val string, v Values, moved bool) {
+	n, _, e, isNum := yamlNumber(val)
+	if rest := strings.TrimSpace(val[e:]); strings.Trim(rest, "\"'") != "" && !strings.HasPrefix(rest, "#") {
+		isNum = false // "02-03", "2 (paused)": not a plan number
+	}
+	switch {
+	case v.PlanTotal <= 0:
+		if moved {
+			r.setScalar(i, off, val, "Not started")
 		}
-		off := len(t) - len(rest)
-		r.set(i, "frontmatter", t[:off]+strconv.Itoa(want)+t[off+j:])
+	case isNum && (n == float64(v.PlanNumber) || n == float64(v.PlanDone)) && !moved:
+	case isNum || moved:
+		r.setScalar(i, off, val, strconv.Itoa(v.PlanNumber))
 	}
 }
 
 // currentPhase corrects a frontmatter current_phase that names another phase: a bare token
 // ("07", "\"07\"") is replaced in place; a longer value by "Phase N — Name" in the same quotes.
-func (r *rewriter) currentPhase(i int, v Values) {
+// It reports whether it did.
+func (r *rewriter) currentPhase(i int, v Values) bool {
 	const key = "current_phase:"
 	t := r.lines[i].text
 	val := t[len(key):]
 	tok, s, e := phaseToken(val)
 	if tok == "" || samePhase(tok, v.Phase) {
-		return // not a phase we can read (null, prose), or already right
+		return false // not a phase we can read (null, prose), or already right
 	}
 	if rest := strings.TrimSpace(val[e:]); strings.Trim(rest, "\"'") == "" || strings.HasPrefix(rest, "#") {
 		r.set(i, "frontmatter", t[:len(key)+s]+v.Phase+t[len(key)+e:])
-		return
+		return true
 	}
 	lead := len(val) - len(strings.TrimLeft(val, " "))
 	q := ""
@@ -404,18 +496,145 @@ func (r *rewriter) currentPhase(i int, v Values) {
 		nv += " — " + v.PhaseName
 	}
 	r.set(i, "frontmatter", t[:len(key)+lead]+q+nv+q)
+	return true
 }
 
-// redrawProgress replaces the NN% of a Progress value and the bar right before it, keeping the
-// bar's width, brackets and glyphs and any text around them.
-func redrawProgress(val string, percent int) string {
-	_, s, e, _ := percentSpan(val)
-	num := strconv.Itoa(percent)
-	bs, be := barBefore(val, s)
-	if bs == be {
-		return val[:s] + num + val[e:]
+// progressFor is a Progress value brought up to v: its NN%, its bar (right before the percent,
+// else right after it) and the counts beside it ("2/5 plans", "3 of 5 phases") redrawn, with
+// the bar's width, brackets and glyphs and any other text kept. ok is false when the value is to
+// be left alone: it has no percent, it already agrees, or it carries figures of a scope gsd does
+// not derive (a second percent, "1/3 Phase 2 plans", "9 of 10 plans, all milestones"), which
+// rewriting the percent alone would make contradict themselves.
+func progressFor(val string, v Values) (string, bool) {
+	_, s, e, ok := ownPercent(val)
+	if !ok {
+		return "", false
 	}
-	return val[:bs] + redrawBar(val[bs:be], percent) + val[be:s] + num + val[e:]
+	type edit struct {
+		start, end int
+		text       string
+	}
+	edits := []edit{{s, e, strconv.Itoa(v.Percent)}}
+	for _, c := range countsIn(val) {
+		var done, total int
+		switch {
+		case !v.CountsKnown:
+			return "", false
+		case c.unit == "plan":
+			done, total = v.CompletedPlans, v.TotalPlans
+		default:
+			done, total = v.CompletedPhases, v.TotalPhases
+		}
+		edits = append(edits, edit{c.a[0], c.a[1], strconv.Itoa(done)}, edit{c.b[0], c.b[1], strconv.Itoa(total)})
+	}
+	if !slices.ContainsFunc(edits, func(ed edit) bool { return val[ed.start:ed.end] != ed.text }) {
+		return "", false // the figures agree; a bar drawn a cell off is not worth a rewrite
+	}
+	if bs, be := barIn(val, s); bs < be {
+		edits = append(edits, edit{bs, be, redrawBar(val[bs:be], v.Percent)})
+	}
+	slices.SortFunc(edits, func(x, y edit) int { return y.start - x.start })
+	out := val
+	for _, ed := range edits {
+		out = out[:ed.start] + ed.text + out[ed.end:]
+	}
+	return out, out != val
+}
+
+// ownPercent is percentSpan for a percent of the scope gsd derives: none when the value has a
+// second percent or a count of something else beside it ("33% (1/3 Phase 2 plans done)").
+func ownPercent(val string) (n, start, end int, ok bool) {
+	n, start, end, ok = percentSpan(val)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	if t, _ := percentAt(val[end+1:]); t >= 0 {
+		return 0, 0, 0, false
+	}
+	for _, c := range countsIn(val) {
+		if c.unit == "" {
+			return 0, 0, 0, false
+		}
+	}
+	return n, start, end, true
+}
+
+// count is one "A/B" or "A of B" in a Progress value: the byte spans of A and B, and what it
+// counts: "plan" or "phase" when the words after it say just that ("2/5 plans", "(3 of 5 phases
+// done)"), "" for anything else ("1/3 Phase 2 plans", "9 of 10 plans, all milestones").
+type count struct {
+	a, b [2]int
+	unit string
+}
+
+// countsIn finds the counts of a Progress value.
+func countsIn(v string) []count {
+	var cs []count
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) || i > 0 && (isDigitByte(v[i-1]) || v[i-1] == '.') {
+			continue
+		}
+		ae := i
+		for ae < len(v) && isDigitByte(v[ae]) {
+			ae++
+		}
+		bs := -1
+		switch {
+		case ae < len(v) && v[ae] == '/':
+			bs = ae + 1
+		case strings.HasPrefix(v[ae:], " of "):
+			bs = ae + 4
+		}
+		if bs < 0 || bs >= len(v) || !isDigitByte(v[bs]) {
+			i = ae
+			continue
+		}
+		be := bs
+		for be < len(v) && isDigitByte(v[be]) {
+			be++
+		}
+		if be < len(v) && (v[be] == '%' || v[be] == '.') || hasSuffixFold(strings.TrimRight(v[:i], " "), "phase") {
+			i = be
+			continue // "1 of 50%", "3/4.5", "Phase 2 of 3": not a count
+		}
+		cs = append(cs, count{a: [2]int{i, ae}, b: [2]int{bs, be}, unit: countUnit(v[be:])})
+		i = be
+	}
+	return cs
+}
+
+// hasSuffixFold reports whether s ends with the word w, ignoring case.
+func hasSuffixFold(s, w string) bool {
+	return len(s) >= len(w) && strings.EqualFold(s[len(s)-len(w):], w) && (len(s) == len(w) || !isWordByte(s[len(s)-len(w)-1]))
+}
+
+// countUnit reads what a count counts from the text after it: "plan" or "phase" when that is a
+// plain "plans"/"phases", optionally followed by "done" or "complete", up to the end of the value
+// or of its bracket; "" otherwise.
+func countUnit(after string) string {
+	t := strings.TrimLeft(after, " ")
+	lower := strings.ToLower(t)
+	unit := ""
+	for _, u := range []string{"plans", "plan", "phases", "phase"} {
+		if strings.HasPrefix(lower, u) {
+			unit, t = strings.TrimSuffix(u, "s"), t[len(u):]
+			break
+		}
+	}
+	if unit == "" || t != "" && isWordByte(t[0]) {
+		return ""
+	}
+	if k := strings.IndexAny(t, "()[]"); k >= 0 {
+		t = t[:k]
+	}
+	t = strings.TrimSpace(t)
+	if next, ok := strings.CutPrefix(t, ","); ok && strings.IndexFunc(next, func(r rune) bool { return r != ' ' }) >= 0 && isDigitByte(strings.TrimLeft(next, " ")[0]) {
+		return unit // a list of counts: "8/10 plans, 4 of 5 phases"
+	}
+	if t != "" && !aboutCount(t) {
+		return ""
+	}
+	return unit
 }
 
 const blockGlyphs = "█▓▒░■□▰▱▮▯⬛⬜"
@@ -453,6 +672,60 @@ func barBefore(v string, at int) (bs, be int) {
 	return k, j
 }
 
+// barIn finds the bar of a Progress value whose percent starts at byte at: the one right before
+// it, else right after it, else the first one anywhere ("[████░░] 2/5 plans (40%)").
+func barIn(v string, at int) (bs, be int) {
+	if bs, be = barBefore(v, at); bs < be {
+		return bs, be
+	}
+	_, e, _ := strings.Cut(v[at:], "%")
+	if bs, be = barAfter(v, len(v)-len(e)); bs < be {
+		return bs, be
+	}
+	for k := 0; k < len(v); k++ {
+		if c := v[k]; c == '[' || c >= utf8.RuneSelf && utf8.RuneStart(c) {
+			if bs, be = barAfter(v, k); bs < be {
+				return bs, be
+			}
+		}
+	}
+	return 0, 0
+}
+
+// barAfter finds the bar starting (blanks aside) at byte at, as barBefore finds one ending
+// there; bs == be when there is none.
+func barAfter(v string, at int) (bs, be int) {
+	at = min(at, len(v))
+	j := at
+	for j < len(v) && (v[j] == ' ' || v[j] == '\t') {
+		j++
+	}
+	if j < len(v) && v[j] == '[' {
+		k := strings.IndexByte(v[j:], ']')
+		if k <= 1 {
+			return at, at
+		}
+		for _, c := range v[j+1 : j+k] {
+			if !strings.ContainsRune(blockGlyphs+"#=-. *>", c) {
+				return at, at
+			}
+		}
+		return j, j + k + 1
+	}
+	k := j
+	for k < len(v) {
+		c, size := utf8.DecodeRuneInString(v[k:])
+		if !strings.ContainsRune(blockGlyphs, c) {
+			break
+		}
+		k += size
+	}
+	if k == j {
+		return at, at
+	}
+	return j, k
+}
+
 // barPairs pairs each full glyph with its empty one.
 var barPairs = [][2]rune{{'█', '░'}, {'▓', '░'}, {'■', '□'}, {'▰', '▱'}, {'▮', '▯'}, {'⬛', '⬜'}, {'#', '-'}, {'=', ' '}, {'*', ' '}}
 
@@ -485,7 +758,7 @@ func redrawBar(bar string, percent int) string {
 	if full == 0 || empty == 0 {
 		full, empty = '█', '░'
 	}
-	n := len(rs) * min(max(percent, 0), 100) / 100
+	n := cells(len(rs), percent)
 	return open + strings.Repeat(string(full), n) + strings.Repeat(string(empty), len(rs)-n) + close
 }
 

@@ -119,6 +119,94 @@ func TestRewriteRules(t *testing.T) {
 			fields: []string{"progress"},
 		},
 		{
+			name:   "progress: GSD's own line gets its bar, counts and percent together",
+			in:     cp + "**Progress:** [████░░░░░░] 2/5 plans (40%)\n",
+			v:      Values{Percent: 60, PercentKnown: true, TotalPlans: 5, CompletedPlans: 3, CountsKnown: true},
+			want:   cp + "**Progress:** [██████░░░░] 3/5 plans (60%)\n",
+			fields: []string{"progress"},
+		},
+		{
+			name:   "progress: a bar after the percent, counts of phases and plans",
+			in:     cp + "Progress: 40% [████░░░░░░] (2/5 plans, 1 of 3 phases done)\n",
+			v:      withCounts(Values{Percent: 80, PercentKnown: true}),
+			want:   cp + "Progress: 80% [████████░░] (8/10 plans, 4 of 5 phases done)\n",
+			fields: []string{"progress"},
+		},
+		{
+			name: "progress: counts of another scope leave the line alone, never half rewritten",
+			in:   cp + "Progress: [███░░░░░░░] 33% (1/3 Phase 2 plans done)\n",
+			v:    withCounts(Values{Percent: 80, PercentKnown: true}),
+		},
+		{
+			name:   "progress: \"Phase 2 of 3\" is where work is, not a count: the percent is redrawn",
+			in:     cp + "Progress: Phase 2 of 3 — 40%\n",
+			v:      withCounts(Values{Percent: 80, PercentKnown: true}),
+			want:   cp + "Progress: Phase 2 of 3 — 80%\n",
+			fields: []string{"progress"},
+		},
+		{
+			name: "progress: counts of every milestone are another scope too",
+			in:   cp + "Progress: [█████████░] 90% (9 of 10 plans, all milestones)\n",
+			v:    withCounts(Values{Percent: 80, PercentKnown: true}),
+		},
+		{
+			name: "progress: a second percent is another scope",
+			in:   cp + "Progress: 60% overall; v1.1: 33%\n",
+			v:    withCounts(Values{Percent: 80, PercentKnown: true}),
+		},
+		{
+			name: "progress: counts not known leave counts alone, and so the line",
+			in:   cp + "Progress: [████░░░░░░] 2/5 plans (40%)\n",
+			v:    Values{Percent: 60, PercentKnown: true},
+		},
+		{
+			name: "progress: the figures agree; a bar a cell off is not rewritten",
+			in:   cp + "Progress: [██████░░░░] 50%\n",
+			v:    Values{Percent: 50, PercentKnown: true},
+		},
+		{
+			name:   "plan: a pause note stays when the count is corrected",
+			in:     cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3 — PAUSED at Plan 02 Task 2 (waiting on vendor API key)\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 4},
+			want:   cp + "Phase: 2 of 3 (API)\nPlan: 2 of 4 — PAUSED at Plan 02 Task 2 (waiting on vendor API key)\n",
+			fields: []string{"plan"},
+		},
+		{
+			name:   "plan: a word about the old count goes with it",
+			in:     cp + "Phase: 2 of 3 (API)\nPlan: 3 of 3 complete\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PlanNumber: 4, PlanDone: 3, PlanTotal: 4},
+			want:   cp + "Phase: 2 of 3 (API)\nPlan: 4 of 4 in current phase\n",
+			fields: []string{"plan"},
+		},
+		{
+			name:   "frontmatter: current_phase_name and current_plan follow current_phase",
+			in:     "---\ncurrent_phase: 01\ncurrent_phase_name: foundation\ncurrent_plan: 2\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PhaseName: "API: v2", PlanNumber: 2, PlanDone: 1, PlanTotal: 3},
+			want:   "---\ncurrent_phase: 2\ncurrent_phase_name: \"API: v2\"\ncurrent_plan: 2\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3\n",
+			fields: []string{"frontmatter", "frontmatter"},
+		},
+		{
+			name:   "frontmatter: a phase that needs planning has no plan yet, as GSD writes it",
+			in:     "---\ncurrent_phase: '2'\ncurrent_phase_name: 'API'\ncurrent_plan: 3\n---\n" + cp + "Phase: 3 of 3 (UI)\n",
+			v:      Values{Phase: "3", PhaseOf: 3, PhaseName: "UI"},
+			want:   "---\ncurrent_phase: '3'\ncurrent_phase_name: 'UI'\ncurrent_plan: Not started\n---\n" + cp + "Phase: 3 of 3 (UI)\n",
+			fields: []string{"frontmatter", "frontmatter", "frontmatter"},
+		},
+		{
+			name:   "frontmatter: current_plan keeps up with the phase's plans; a plan id is left alone",
+			in:     "---\ncurrent_phase: 2\ncurrent_plan: 1\nresume_plan: 02-01\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 3 of 3\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PlanNumber: 3, PlanDone: 2, PlanTotal: 3},
+			want:   "---\ncurrent_phase: 2\ncurrent_plan: 3\nresume_plan: 02-01\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 3 of 3\n",
+			fields: []string{"frontmatter"},
+		},
+		{
+			name:   "frontmatter: a quoted percent keeps its quotes and sign",
+			in:     "---\nprogress:\n  total_plans: 10\n  completed_plans: 8\n  percent: \"40%\"\n---\n" + cp + "Progress: 80%\n",
+			v:      withCounts(Values{Percent: 80, PercentKnown: true}),
+			want:   "---\nprogress:\n  total_plans: 10\n  completed_plans: 8\n  percent: \"80%\"\n---\n" + cp + "Progress: 80%\n",
+			fields: []string{"frontmatter"},
+		},
+		{
 			name: "progress: a line without a percent is left alone",
 			in:   cp + "Progress: [#########################] (M1 complete, M2 Phase 12 complete\n",
 			v:    Values{Percent: 88, PercentKnown: true},
@@ -167,6 +255,13 @@ func TestRewriteRules(t *testing.T) {
 			v:      Values{Phase: "1", PhaseOf: 2, PlanNumber: 1, PlanTotal: 1, Status: "Ready to execute", Percent: 0, PercentKnown: true},
 			want:   "# Project State\n\n## Decisions\n\n| Phase | Decision |\n\n## Current Position\n\nPhase: 1 of 2\nPlan: 1 of 1 in current phase\nStatus: Ready to execute\n\nProgress: [░░░░░░░░░░] 0%\n",
 			fields: []string{"phase", "plan", "status", "progress"},
+		},
+		{
+			name:   "no section and only a percent known: one blank line under the new heading",
+			in:     "# Project State\n",
+			v:      Values{Percent: 40, PercentKnown: true},
+			want:   "# Project State\n\n## Current Position\n\nProgress: [████░░░░░░] 40%\n",
+			fields: []string{"progress"},
 		},
 		{
 			name:   "no section: Phase lines before the first ## section are the fields; later ones are not",
@@ -253,7 +348,7 @@ func TestPhaseText(t *testing.T) {
 	if got := PlanText(Values{Phase: "3"}); strings.Contains(got, "0 of 0") || !strings.Contains(got, "needs planning") {
 		t.Errorf("PlanText without plans = %q", got)
 	}
-	if got := ProgressText(Values{Percent: 67, PercentKnown: true}); got != "Progress: [██████░░░░] 67%" {
+	if got := ProgressText(Values{Percent: 67, PercentKnown: true}); got != "Progress: [███████░░░] 67%" { // 6.7 cells: GSD rounds
 		t.Errorf("ProgressText = %q", got)
 	}
 }
