@@ -34,7 +34,7 @@ gsd hydrate --format brief prints the same.`,
 	f := c.Flags()
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.StringVar(&o.plan, "plan", "", planFlagUsage)
-	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
+	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md as gsd state --write does")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }

@@ -57,7 +57,7 @@ the current phase without a SUMMARY.`,
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
 	f.StringVar(&o.plan, "plan", "", planFlagUsage)
-	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md's Current Position when it is out of date")
+	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md as gsd state --write does")
 	f.StringVar(&o.format, "format", "", "output `FORMAT`: text, json, porcelain or brief")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(

@@ -15,7 +15,7 @@ import (
 type Options struct {
 	Bootstrap bool   // archive a missing, stale or corrupt session and start a fresh one
 	Plan      string // root-relative plan to bootstrap from (see ResolvePlan); "" means the active plan
-	SyncState bool   // rewrite STATE.md's Current Position when it is out of date (or missing)
+	SyncState bool   // rewrite STATE.md as gsd state --write does (creating a missing one)
 }
 
 // Result is what Hydrate found and did.

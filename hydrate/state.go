@@ -108,22 +108,16 @@ func DerivePosition(proj *roadmap.Project) Position {
 		pos.Status = "Ready to plan"
 		return pos
 	}
-	phasePosition(&pos, &ph.Phase, proj.Active)
-	switch {
-	case allDone:
+	phasePosition(&pos, &ph.Phase, ph.Status, proj.Active)
+	if allDone {
 		pos.Status = "Complete"
-	case len(ph.Plans) == 0:
-		pos.Status = "Ready to plan"
-	case pos.PlanDone == 0 && ph.Status != roadmap.StatusInProgress:
-		pos.Status = "Ready to execute"
-	default:
-		pos.Status = "In progress"
 	}
 	return pos
 }
 
-// phasePosition fills in the phase and plan fields of pos from phase ph and its active plan.
-func phasePosition(pos *Position, ph *roadmap.Phase, active *roadmap.Plan) {
+// phasePosition fills in the phase, plan and status fields of pos from phase ph, its status
+// (as the disk and the roadmap together say it) and its active plan.
+func phasePosition(pos *Position, ph *roadmap.Phase, status roadmap.Status, active *roadmap.Plan) {
 	pos.Phase, pos.PhaseName = ph.Num.String(), ph.Name
 	k := 0
 	for _, pl := range ph.Plans {
@@ -143,6 +137,14 @@ func phasePosition(pos *Position, ph *roadmap.Phase, active *roadmap.Plan) {
 	}
 	if active != nil {
 		pos.ActivePlan = active.Path
+	}
+	switch {
+	case len(ph.Plans) == 0:
+		pos.Status = "Ready to plan"
+	case pos.PlanDone == 0 && status != roadmap.StatusInProgress:
+		pos.Status = "Ready to execute"
+	default:
+		pos.Status = "In progress"
 	}
 }
 
@@ -306,39 +308,30 @@ func rewriteState(src []byte, pos Position) []byte {
 	return out
 }
 
-// syncState compares STATE.md with the current phase, cheaply: only ROADMAP.md and the current
-// phase's directory are read (the Phase and Plan lines are checked, not the project-wide
-// Progress, which would need every phase). With write, an out-of-date or missing STATE.md is
-// rewritten from the whole project.
+// syncState compares STATE.md with the current phase. Without write it does so cheaply, as
+// every agent turn's hydrate does: only ROADMAP.md and the current phase's directory are read,
+// so the Phase, Plan and Status lines are checked and the milestone's counts (Progress, the
+// frontmatter's numbers), which need every phase, are not. With write it is gsd state --write:
+// the whole project is loaded, and every line that disagrees is rewritten.
 func (e *Env) syncState(res *Result, write bool) error {
+	if write {
+		_, changed, err := e.WriteState()
+		if err != nil {
+			return err
+		}
+		res.StateSynced = changed
+		return nil
+	}
 	// The position read STATE.md for its decision; its bytes are compared here, not read again.
 	// An unreadable STATE.md (or roadmap) fails the position: it must not stop hydrate, and
 	// gsd state and gsd progress report it.
 	p, err := e.Position()
-	if err != nil {
-		if write {
-			return err
-		}
+	if err != nil || p.State == nil || p.Phase == nil {
 		return nil
 	}
-	src, missing := p.State, p.State == nil
-	if !missing {
-		// The position model's phase, cheaply: only the current phase's directory is listed
-		// (the project-wide Progress, which needs every phase, is not compared).
-		if p.Phase != nil {
-			var pos Position
-			phasePosition(&pos, p.Phase, p.Active)
-			pos.PhaseOf = p.PhaseOf()
-			res.StateDrift = compareState(src, pos, false)
-		}
-	}
-	if !write || !missing && len(res.StateDrift) == 0 {
-		return nil
-	}
-	_, changed, err := e.WriteState()
-	if err != nil {
-		return err
-	}
-	res.StateSynced, res.StateDrift = changed, nil
+	var pos Position
+	phasePosition(&pos, p.Phase, p.PhaseStatus(), p.Active)
+	pos.PhaseOf = p.PhaseOf()
+	res.StateDrift = compareState(p.State, pos, false)
 	return nil
 }

@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,30 +23,30 @@ func TestRewriteState(t *testing.T) {
 			in: "# Project State\n\n## Current Position\n\nPhase: 2 of 3 (Two)\nPlan: 1 of 1 in current phase\nStatus: Ready to plan\n" +
 				"Last activity: 2026-01-01 — something\n\nProgress: [██░░░░░░░░] 20%\n\n## Decisions\n\nPhase: not this one\n",
 			want: "# Project State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n" +
-				"Last activity: 2026-01-01 — something\n\nProgress: [██████░░░░] 66%\n\n## Decisions\n\nPhase: not this one\n",
+				"Last activity: 2026-01-01 — something\n\nProgress: [███████░░░] 66%\n\n## Decisions\n\nPhase: not this one\n",
 		},
 		{
 			name: "CRLF and bold labels kept",
 			in:   "## Current Position\r\n\r\n**Phase:** 1 of 3\r\n**Plan:** 1 of 1\r\nStatus:\tx\r\n",
-			want: "## Current Position\r\n\r\n**Phase:** 3 of 3 (Three)\r\n**Plan:** 2 of 2 in current phase\r\nStatus:\tIn progress\r\nProgress: [██████░░░░] 66%\r\n",
+			want: "## Current Position\r\n\r\n**Phase:** 3 of 3 (Three)\r\n**Plan:** 2 of 2 in current phase\r\nStatus:\tIn progress\r\nProgress: [███████░░░] 66%\r\n",
 		},
 		{
 			name: "frontmatter progress numbers",
 			in: "---\ngsd_state_version: 1.0\nstatus: active\nprogress:\n  total_phases: 5\n  completed_phases: 4  # kept\n  total_plans: 8\n  completed_plans: 9\n  percent: 100\n---\n\n" +
-				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [███████░░░] 66%\n",
 			want: "---\ngsd_state_version: 1.0\nstatus: active\nprogress:\n  total_phases: 2\n  completed_phases: 1  # kept\n  total_plans: 3\n  completed_plans: 2\n  percent: 66\n---\n\n" +
-				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+				"## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [███████░░░] 66%\n",
 		},
 		{
 			// Issue 8: added lines were glued to the prose that follows; a blank line keeps them apart.
 			name: "prose only: fields added after the heading",
 			in:   "## Current Position\n\nAll good, shipping soon.\n\n## Next\n",
-			want: "## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\nProgress: [██████░░░░] 66%\n\nAll good, shipping soon.\n\n## Next\n",
+			want: "## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\nProgress: [███████░░░] 66%\n\nAll good, shipping soon.\n\n## Next\n",
 		},
 		{
 			name: "no section, no final newline",
 			in:   "# Project State",
-			want: "# Project State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 66%\n",
+			want: "# Project State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [███████░░░] 66%\n",
 		},
 	}
 	for _, tt := range tests {
@@ -174,6 +175,15 @@ func TestWriteStateCreatesAndLocks(t *testing.T) {
 	}
 }
 
+// deref renders differences with what they say, not where it is kept.
+func deref(ds []Difference) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s:%d:%s:%s", d.Field, d.Line, d.SaysText(), d.Derived))
+	}
+	return out
+}
+
 func TestHydrateReportsAndSyncsState(t *testing.T) {
 	files := baseFiles()
 	files[".planning/STATE.md"] = "# State\n\n## Current Position\n\nPhase: 1 of 3 (One)\nPlan: 1 of 1 in current phase\nStatus: done\n\nProgress: [░░░░░░░░░░] 0%\n"
@@ -183,20 +193,50 @@ func TestHydrateReportsAndSyncsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The drift is what a write of the cheap position changes (issue 8): the Phase line, rendered
-	// as gsd state renders it (never "3 of 0"), and the Plan line. (The cheap position has no
-	// Status, which --sync-state's full write then rewrites with the phase.)
-	if len(res.StateDrift) != 2 || res.StateDrift[0].Line != 5 || res.StateDrift[0].Derived != "Phase: 3 of 3 (Three)" ||
-		res.StateDrift[1].Field != "plan" || res.StateSynced {
+	// as gsd state renders it (never "3 of 0"), the Plan line and the Status line; exactly what
+	// gsd state reports, but for the milestone's counts, which the cheap check does not load.
+	if len(res.StateDrift) != 3 || res.StateDrift[0].Line != 5 || res.StateDrift[0].Derived != "Phase: 3 of 3 (Three)" ||
+		res.StateDrift[1].Field != "plan" || res.StateDrift[2].Derived != "Status: In progress" || res.StateSynced {
 		t.Errorf("drift = %+v synced %v", res.StateDrift, res.StateSynced)
+	}
+	report, err := e.StateReport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full []Difference
+	for _, d := range report.Differences {
+		if d.Field != "progress" && d.Field != "frontmatter" {
+			full = append(full, d)
+		}
+	}
+	if fmt.Sprint(deref(full)) != fmt.Sprint(deref(res.StateDrift)) {
+		t.Errorf("hydrate's drift %v, gsd state's %v", deref(res.StateDrift), deref(full))
 	}
 	res, err = e.Hydrate(Options{SyncState: true})
 	if err != nil || !res.StateSynced || len(res.StateDrift) != 0 {
 		t.Fatalf("sync: %+v, %v", res, err)
 	}
 	b, _ := os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md"))
-	want := "# State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [██████░░░░] 67%\n"
+	want := "# State\n\n## Current Position\n\nPhase: 3 of 3 (Three)\nPlan: 2 of 2 in current phase\nStatus: In progress\n\nProgress: [███████░░░] 67%\n"
 	if string(b) != want {
 		t.Errorf("STATE.md:\n%s\nwant:\n%s", b, want)
+	}
+
+	// Only the milestone's percent is stale: hydrate's cheap check cannot see it, and says
+	// nothing; --sync-state writes it, as gsd state --write would.
+	stale := strings.Replace(want, "67%", "50%", 1)
+	if err := os.WriteFile(filepath.Join(e.Root, ".planning", "STATE.md"), []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.pos = nil
+	if res, err = e.Hydrate(Options{}); err != nil || len(res.StateDrift) != 0 {
+		t.Fatalf("percent only: %+v, %v", res, err)
+	}
+	if res, err = e.Hydrate(Options{SyncState: true}); err != nil || !res.StateSynced {
+		t.Fatalf("sync of the percent: %+v, %v", res, err)
+	}
+	if b, _ = os.ReadFile(filepath.Join(e.Root, ".planning", "STATE.md")); string(b) != want {
+		t.Errorf("STATE.md after the percent's sync:\n%s", b)
 	}
 	if res, err := e.Hydrate(Options{}); err != nil || len(res.StateDrift) != 0 {
 		t.Errorf("after sync: %+v, %v", res.StateDrift, err)
