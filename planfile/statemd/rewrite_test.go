@@ -271,6 +271,20 @@ func TestRewriteRules(t *testing.T) {
 			fields: []string{"phase", "status", "plan"},
 		},
 		{
+			name:   "a position under another heading is the position: rewritten there, no second block",
+			in:     "# Project State\n\n## Performance\n\nProgress: 20% of budget used\n\n## 📍 Where we are\n\nPhase: 2 of 3 (API)\nPlan: 1 of 3 in current phase\n",
+			v:      Values{Phase: "3", PhaseOf: 3, PhaseName: "UI", PlanNumber: 1, PlanTotal: 1, Status: "Ready to execute"},
+			want:   "# Project State\n\n## Performance\n\nProgress: 20% of budget used\n\n## 📍 Where we are\n\nPhase: 3 of 3 (UI)\nPlan: 1 of 1 in current phase\nStatus: Ready to execute\n",
+			fields: []string{"phase", "plan", "status"},
+		},
+		{
+			name:   "a Status section without the phase or plan is not the position",
+			in:     "# Project State\n\n## Status\n\nAll good.\n",
+			v:      Values{Phase: "1", PhaseOf: 1, PlanNumber: 1, PlanTotal: 1, Status: "Ready to execute"},
+			want:   "# Project State\n\n## Status\n\nAll good.\n\n## Current Position\n\nPhase: 1 of 1\nPlan: 1 of 1 in current phase\nStatus: Ready to execute\n",
+			fields: []string{"phase", "plan", "status"},
+		},
+		{
 			name: "unknown phase: Phase, Plan and Status lines stay",
 			in:   cp + "Phase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete\n",
 			v:    Values{Status: "Complete"},

@@ -7,6 +7,7 @@ package statemd
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // line is one line of STATE.md with its line ending kept apart.
@@ -99,6 +100,20 @@ func Parse(src string) *Doc {
 			d.heading = i
 			d.start, d.end = i+1, d.sectionEnd(i)
 			break
+		}
+	}
+	if d.heading < 0 {
+		// Under another name ("## Where we are", "## Current Status"): the first such section
+		// that sets the phase or the plan, rather than a second block appended below it.
+		for i := body; i < len(d.lines) && d.heading < 0; i++ {
+			if lv, title := d.headingAt(i); lv > 0 && isPositionAlias(title) {
+				for j, end := i+1, d.sectionEnd(i); j < end; j++ {
+					if f, _, _, ok := fieldAt(d.lines[j].text); ok && !d.fenced[j] && (f == "Phase" || f == "Plan") {
+						d.heading, d.start, d.end = i, i+1, end
+						break
+					}
+				}
+			}
 		}
 	}
 	if d.heading < 0 {
@@ -205,10 +220,26 @@ func labelName(s string) bool {
 }
 
 // isPositionTitle reports whether a heading opens the Current Position section: "Current
-// Position", also with a status after it ("CURRENT POSITION: IN PROGRESS", "Current Position —
-// Phase 3").
-func isPositionTitle(title string) bool {
-	const name = "current position"
+// Position", also after an emoji ("📍 Current Position") or with a status after it ("CURRENT
+// POSITION: IN PROGRESS", "Current Position — Phase 3").
+func isPositionTitle(title string) bool { return titled(title, "current position") }
+
+// isPositionAlias reports whether a heading names the position otherwise ("Where we are",
+// "Current Status", "Status", "Current State", "Position"): such a section is the position's
+// only when it sets the phase or the plan.
+func isPositionAlias(title string) bool {
+	for _, name := range []string{"where we are", "current status", "current state", "status", "position"} {
+		if titled(title, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// titled reports whether title is name, ignoring case and any emoji or punctuation before it,
+// followed by nothing or by a status after a separator.
+func titled(title, name string) bool {
+	title = strings.TrimLeftFunc(title, func(r rune) bool { return !unicode.IsLetter(r) })
 	if len(title) < len(name) || !strings.EqualFold(title[:len(name)], name) {
 		return false
 	}
