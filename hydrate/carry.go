@@ -91,15 +91,10 @@ func dropTaskNumber(s string) string {
 	return s[space(j+1):]
 }
 
-// carry returns data (a fresh session) with the status of every task of the old session s that
-// is still there, matched by id attribute, else by name (without a "Task N:" prefix); each old
-// task is matched at most once.
-func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
-	fresh := planfile.Scan(data)
-	if fresh.Err != nil {
-		return nil, nil, fresh.Err
-	}
-	old := s.file.Tasks
+// pairTasks pairs each task of a new version of a session with the task of an old version it
+// is: matched by id attribute, else by name (without a "Task N:" prefix); each old task is
+// matched at most once. from[j] is the 1-based number of new task j+1's old task, 0 for none.
+func pairTasks(old, fresh []planfile.Task) (from []int) {
 	used := make([]bool, len(old))
 	find := func(ok func(i int) bool) int {
 		for i := range old {
@@ -110,21 +105,38 @@ func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
 		}
 		return 0
 	}
-	rep := &CarryReport{Lost: []Task{}}
-	from := make([]int, len(fresh.Tasks))
+	from = make([]int, len(fresh))
 	// Ids first, across every task, so that a name match never takes a task an id claims.
-	for j := range fresh.Tasks {
-		if id, ok := fresh.Tasks[j].Attr("id"); ok && strings.TrimSpace(id.Value) != "" {
+	for j := range fresh {
+		if id, ok := fresh[j].Attr("id"); ok && strings.TrimSpace(id.Value) != "" {
 			from[j] = find(func(i int) bool {
 				a, ok := old[i].Attr("id")
 				return ok && strings.TrimSpace(a.Value) == strings.TrimSpace(id.Value)
 			})
 		}
 	}
-	for j := range fresh.Tasks {
+	for j := range fresh {
 		if from[j] == 0 {
-			name := matchName(fresh.Tasks[j].Name())
+			name := matchName(fresh[j].Name())
 			from[j] = find(func(i int) bool { return matchName(old[i].Name()) == name })
+		}
+	}
+	return from
+}
+
+// carry returns data (a fresh session) with the status of every task of the old session s that
+// is still there, paired as pairTasks pairs them.
+func carry(s *Session, data []byte) ([]byte, *CarryReport, error) {
+	fresh := planfile.Scan(data)
+	if fresh.Err != nil {
+		return nil, nil, fresh.Err
+	}
+	rep := &CarryReport{Lost: []Task{}}
+	from := pairTasks(s.file.Tasks, fresh.Tasks)
+	used := make([]bool, len(s.Tasks))
+	for _, i := range from {
+		if i > 0 {
+			used[i-1] = true
 		}
 	}
 	out := data

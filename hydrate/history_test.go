@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +147,36 @@ func TestEveryWriterJournals(t *testing.T) {
 		for _, ev := range lr.Events[len(types):] {
 			types = append(types, ev.Type)
 		}
+	}
+}
+
+// TestRestoreChangesPairTasks: a restore's preview pairs each task of the snapshot with the
+// task it is in the session (by name, as carry-over pairs them), not with the task at its place:
+// with a task inserted before them, tasks C1 and C2 have not changed.
+func TestRestoreChangesPairTasks(t *testing.T) {
+	read := func(src string) *Session {
+		s := &Session{Path: "s.md"}
+		if err := s.read([]byte(src)); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	plan := ".planning/phases/03-three/03-02-PLAN.md"
+	snap := read(session(plan, "complete", "in-progress"))
+	// The session: a task C0 inserted first, then C1 in progress and C2 pending.
+	renumber := strings.NewReplacer("<name>C1<", "<name>C0<", "<name>C2<", "<name>C1<", "<name>C3<", "<name>C2<")
+	cur := read(renumber.Replace(session(plan, "complete", "in-progress", "pending")))
+	got := changes(cur, snap)
+	want := []TaskChange{
+		{Number: 1, Name: "C1", From: "in-progress", To: "complete"},
+		{Number: 2, Name: "C2", From: "pending", To: "in-progress"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes = %+v, want %+v", got, want)
+	}
+	// A task the session does not have is new to it.
+	got = changes(read(session(plan, "complete")), snap)
+	if len(got) != 1 || got[0].Name != "C2" || got[0].From != "" {
+		t.Errorf("changes with a new task = %+v", got)
 	}
 }

@@ -252,7 +252,7 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 			if before.read(cur) == nil {
 				res.FromPlan = before.Plan
 				if before.Plan == after.Plan {
-					res.Changes = changes(before.Tasks, after.Tasks)
+					res.Changes = changes(before, after)
 				}
 			}
 		}
@@ -303,16 +303,19 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 	return res, nil
 }
 
-// changes lists the tasks whose status differs between two versions of one plan's session.
-func changes(before, after []Task) []TaskChange {
+// changes lists the tasks whose status differs between two versions of one plan's session,
+// each task paired with the one it was as carry-over pairs them (by id, else by name), not by
+// its place: the plan may have been edited between the two.
+func changes(before, after *Session) []TaskChange {
 	var out []TaskChange
-	for i, t := range after {
-		from := ""
-		if i < len(before) {
-			from = string(before[i].Status)
+	from := pairTasks(before.file.Tasks, after.file.Tasks)
+	for j, t := range after.Tasks {
+		was := ""
+		if from[j] > 0 {
+			was = string(before.Tasks[from[j]-1].Status)
 		}
-		if from != string(t.Status) {
-			out = append(out, TaskChange{Number: t.Number, Name: t.Name, From: from, To: string(t.Status)})
+		if was != string(t.Status) {
+			out = append(out, TaskChange{Number: t.Number, Name: t.Name, From: was, To: string(t.Status)})
 		}
 	}
 	return out
