@@ -24,6 +24,7 @@ func FuzzParseRoadmap(f *testing.F) {
 		"### Phase 99999999999999999999: Overflow",
 		"- [ ] **Phase 1.2.3.4C: X** ((nested)) (In Progress",
 		"|\n|-|\n|",
+		"## v1.0\n- [x] Phase 1: A\n## v2.0\n- [ ] Phase 1: B\n| Phase | Milestone | Status |\n|-|-|-|\n| 1. B | v2.0 | Complete |\n| 1 | | Done |",
 	} {
 		f.Add([]byte(s))
 	}
@@ -35,8 +36,13 @@ func FuzzParseRoadmap(f *testing.F) {
 			if !ok || !n.Equal(e.Num) || e.Num.IsZero() {
 				t.Fatalf("entry %d has invalid number %q (raw %q)", i, e.Num, e.Num.Raw())
 			}
-			if i > 0 && r.Phases[i-1].Num.Compare(e.Num) >= 0 {
-				t.Fatalf("entries not sorted and unique: %s then %s", r.Phases[i-1].Num, e.Num)
+			if i > 0 {
+				// A number is one phase per milestone: two of one number are two milestones'.
+				prev := r.Phases[i-1]
+				c := prev.Num.Compare(e.Num)
+				if c > 0 || c == 0 && (prev.Milestone == e.Milestone || prev.Order >= e.Order || !prev.shared || !e.shared) {
+					t.Fatalf("entries not sorted, or not one per number and milestone: %s (milestone %d) then %s (milestone %d)", prev.Num, prev.Milestone, e.Num, e.Milestone)
+				}
 			}
 			if e.Line < 1 || e.Line > lines {
 				t.Fatalf("entry %s: line %d outside 1..%d", e.Num, e.Line, lines)

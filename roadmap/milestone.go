@@ -1,6 +1,7 @@
 package roadmap
 
 import (
+	"path"
 	"strings"
 	"unicode"
 )
@@ -23,6 +24,34 @@ type Milestone struct {
 
 // Shipped reports whether the milestone is history.
 func (m *Milestone) Shipped() bool { return m.Status == StatusComplete }
+
+// archives reports whether dir, a phase directory archived under milestones/<version>-phases/,
+// is one of the milestone's: its version is the milestone's, or a word of its name.
+func (m *Milestone) archives(dir string) bool {
+	v, ok := strings.CutSuffix(path.Base(path.Dir(dir)), "-phases")
+	if !ok || v == "" {
+		return false
+	}
+	v = strings.ToLower(v)
+	if v == m.key {
+		return true
+	}
+	name := strings.ToLower(m.Name)
+	for i := 0; ; {
+		j := strings.Index(name[i:], v)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(v)
+		if (at == 0 || !versionByte(name[at-1])) && (end == len(name) || !versionByte(name[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// versionByte reports whether c can continue a version ("v1.0" is not a word of "v1.0.1").
+func versionByte(c byte) bool { return isLetter(c) || isDigit(c) || c == '.' }
 
 // Contains reports whether n is in the milestone's range ("Phases 11-17" holds 11, 11.1 and
 // 17.2; not 18).

@@ -5,6 +5,64 @@ import (
 	"testing"
 )
 
+// resetRoadmap is a roadmap after /gsd-new-milestone --reset-phase-numbers: the shipped v1.0,
+// collapsed, and v2.0 in progress both have phases 1-3. Its progress table has a Milestone
+// column.
+const resetRoadmap = `# Roadmap: Widget
+
+## Milestones
+
+- ✅ **v1.0 MVP** — Phases 1-3 (shipped 2026-02-01)
+- 🚧 **v2.0 Rewrite** — Phases 1-3 (in progress)
+
+## Phases
+
+<details>
+<summary>✅ v1.0 MVP (Phases 1-3) — SHIPPED 2026-02-01</summary>
+
+- [x] Phase 1: Foundation (2/2 plans) — completed 2026-01-10
+- [x] Phase 2: Auth (3/3 plans) — completed 2026-01-20
+- [x] Phase 3: Core (1/1 plan) — completed 2026-02-01
+
+</details>
+
+### 🚧 v2.0 Rewrite (In Progress)
+
+- [x] **Phase 1: New core** - engine port
+- [ ] **Phase 2: Sync engine** - sync
+- [ ] **Phase 3: Migration** - migrate users
+
+## Progress
+
+| Phase | Milestone | Plans Complete | Status | Completed |
+|-------|-----------|----------------|--------|-----------|
+| 1. Foundation | v1.0 | 2/2 | Complete | 2026-01-10 |
+| 2. Auth | v1.0 | 3/3 | Complete | 2026-01-20 |
+| 3. Core | v1.0 | 1/1 | Complete | 2026-02-01 |
+| 1. New core | v2.0 | 1/1 | Complete | 2026-03-01 |
+| 2. Sync engine | v2.0 | 1/2 | In Progress | - |
+| 3. Migration | v2.0 | 0/TBD | Not started | - |
+`
+
+// resetFiles is a project with resetRoadmap: v1.0's phases archived under
+// milestones/v1.0-phases/ (archived is false: removed), v2.0's phase 2 half done.
+func resetFiles(archived bool) map[string]string {
+	const ph, v1 = ".planning/phases/", ".planning/milestones/v1.0-phases/"
+	files := map[string]string{
+		".planning/ROADMAP.md":           resetRoadmap,
+		".planning/STATE.md":             "# Project State\n\n## Current Position\n\nPhase: 2 of 3 (Sync engine)\nPlan: 2 of 2 in current phase\n",
+		ph + "01-new-core/01-01-PLAN.md": "", ph + "01-new-core/01-01-SUMMARY.md": "",
+		ph + "02-sync-engine/02-01-PLAN.md": "", ph + "02-sync-engine/02-01-SUMMARY.md": "",
+		ph + "02-sync-engine/02-02-PLAN.md": "",
+	}
+	if archived {
+		for _, f := range []string{"01-foundation/01-01", "01-foundation/01-02", "02-auth/02-01", "02-auth/02-02", "02-auth/02-03", "03-core/03-01"} {
+			files[v1+f+"-PLAN.md"], files[v1+f+"-SUMMARY.md"] = "", ""
+		}
+	}
+	return files
+}
+
 // TestPositionRules walks the position model's rules one by one, each on the smallest project
 // that needs it, and checks which rule decided and the evidence it cites.
 func TestPositionRules(t *testing.T) {
@@ -88,6 +146,25 @@ func TestPositionRules(t *testing.T) {
 				".planning/milestones/v1.7-phases/E73-export/E73-PLAN.md": "",
 			},
 			wantPhase: "E73", wantActive: "E73-PLAN.md", wantRule: RuleFirstOpen,
+		},
+		{
+			name: "a: numbers reset by a new milestone: STATE.md's phase is the current milestone's",
+			fsys: resetFiles(true), wantPhase: "2", wantActive: "02-02-PLAN.md", wantRule: RuleState, wantCite: ".planning/ROADMAP.md:6",
+		},
+		{
+			name: "a: numbers reset, the shipped milestone's directories removed",
+			fsys: resetFiles(false), wantPhase: "2", wantActive: "02-02-PLAN.md", wantRule: RuleState, wantCite: ".planning/ROADMAP.md:6",
+		},
+		{
+			name: "a: numbers reset, the next phase needs planning (v1.0's phase 3 is finished, v2.0's is not)",
+			fsys: func() map[string]string {
+				files := resetFiles(true)
+				files[".planning/ROADMAP.md"] = strings.Replace(resetRoadmap, "- [ ] **Phase 2: Sync engine**", "- [x] **Phase 2: Sync engine**", 1)
+				files[".planning/STATE.md"] = "## Current Position\n\nPhase: 3 of 3 (Migration)\nPlan: Not started\nStatus: Ready to plan\n"
+				files[".planning/phases/02-sync-engine/02-02-SUMMARY.md"] = ""
+				return files
+			}(),
+			wantPhase: "3", wantRule: RuleState, wantNeeds: true, wantCite: ".planning/ROADMAP.md:23",
 		},
 		{
 			name: "e: every phase finished",

@@ -10,7 +10,7 @@ import (
 // Roadmap is what ROADMAP.md says about the project's phases.
 type Roadmap struct {
 	Path       string      // the file it was parsed from, relative to the project root
-	Phases     []Entry     // one per phase number, in numeric order
+	Phases     []Entry     // one per phase number and milestone, in numeric order, then listed order
 	Title      string      // the title of its first heading ("Roadmap: Finch" gives "Finch"), or ""
 	Milestones []Milestone // every milestone it names, in the order it names them
 	Problems   []Problem   // rows and lines it could not make sense of
@@ -30,6 +30,10 @@ type Entry struct {
 	// table row "Complete" beside an unchecked checkbox): its Status is then no evidence of
 	// its own, and the disk decides.
 	Disputed bool
+	// shared: another milestone lists a phase of the same number (it was started with
+	// --reset-phase-numbers), so the number alone does not say which phase, nor which
+	// directories are its own (see dirIndex.scope).
+	shared bool
 
 	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
 	// is 0 when the phase has no row or the row has no plans column;
@@ -54,7 +58,7 @@ type facts struct {
 }
 
 // phaseTable is the phases a roadmap names, as its lines are read: one Entry and its facts per
-// phase number, in the order the roadmap first names them.
+// phase number and milestone (see get), in the order the roadmap first names them.
 type phaseTable struct {
 	entries []Entry
 	extra   []facts
@@ -63,24 +67,104 @@ type phaseTable struct {
 	// The Milestone cells of progress table rows: few tables have the column, so the facts
 	// of every phase do not carry a string for it.
 	tableMilestones []string
+	// The next entry of the same number (another milestone's phase of it), by entry: nil
+	// unless some milestone reset the numbers, which few roadmaps do.
+	same map[int]int
 }
 
-// get returns the entry and facts of phase n, named on line (inside a collapsed block or not),
-// making them at its first mention.
-func (t *phaseTable) get(n PhaseNum, line int, collapsed bool) (*Entry, *facts) {
-	i, ok := t.byNum.lookup(n)
-	if !ok {
+// get returns the entry and facts of phase n, named on line l as name (in a progress table row
+// whose Milestone cell says cell), making them at its first mention.
+//
+// A phase is a number within a milestone: a milestone started with /gsd-new-milestone
+// --reset-phase-numbers lists phases 1, 2, 3 again, and they are its own, not the shipped
+// milestone's. So a line in another milestone's section or <details> block than the one that
+// named n first makes a phase of its own; a line in none (the progress table, a "Phase Details"
+// section) names the phase of n that pick says.
+func (t *phaseTable) get(n PhaseNum, l mdLine, name, cell string) (*Entry, *facts) {
+	owner := int32(t.ms.owner())
+	first, ok := t.byNum.lookup(n)
+	i := first
+	if ok {
+		i = t.pick(first, owner, name, cell)
+	}
+	if i < 0 || !ok {
 		i = len(t.entries)
-		t.entries = append(t.entries, Entry{Num: n, Line: line, Collapsed: collapsed, Order: i})
+		t.entries = append(t.entries, Entry{Num: n, Line: l.num, Collapsed: l.collapsed, Order: i})
 		t.extra = append(t.extra, facts{milestone: -1})
-		t.byNum.store(n, i)
+		if !ok {
+			t.byNum.store(n, i)
+		} else {
+			last := first
+			for t.next(last) >= 0 {
+				last = t.next(last)
+			}
+			if t.same == nil {
+				t.same = map[int]int{}
+			}
+			t.same[last] = i
+		}
 	}
 	e, f := &t.entries[i], &t.extra[i]
 	if f.milestone < 0 {
-		f.milestone = int32(t.ms.owner())
+		f.milestone = owner
 	}
-	e.Collapsed = e.Collapsed && collapsed
+	e.Collapsed = e.Collapsed && l.collapsed
 	return e, f
+}
+
+// pick chooses, among the phases of one number (first is the first of them), the one a line
+// owned by milestone owner (-1 for none) names, or -1 for a new one.
+func (t *phaseTable) pick(first int, owner int32, name, cell string) int {
+	if m := t.extra[first].milestone; t.same == nil && (owner < 0 || m < 0 || m == owner) {
+		return first // one phase of that number: every roadmap that does not reset numbers
+	}
+	if owner >= 0 {
+		// The owner's own phase of n, else one no milestone has claimed yet, else a new one.
+		unclaimed := -1
+		for i := first; i >= 0; i = t.next(i) {
+			switch m := t.extra[i].milestone; {
+			case m == owner:
+				return i
+			case m < 0 && unclaimed < 0:
+				unclaimed = i
+			}
+		}
+		return unclaimed
+	}
+	// A line outside every milestone about a number several list: the phase of the milestone
+	// its Milestone cell names, else the one of its name, else the last listed.
+	c := cellKey(cell)
+	named, last := -1, first
+	for i := first; i >= 0; i = t.next(i) {
+		if m := t.extra[i].milestone; c != "" && m >= 0 && t.ms.list[m].namedBy(c) {
+			return i
+		}
+		if named < 0 && sameName(t.entries[i].Name, name) {
+			named = i
+		}
+		last = i
+	}
+	if named >= 0 {
+		return named
+	}
+	return last
+}
+
+// next is the entry after i of the same number, -1 for none.
+func (t *phaseTable) next(i int) int {
+	if j, ok := t.same[i]; ok {
+		return j
+	}
+	return -1
+}
+
+// sameName reports whether two mentions name one phase: the same name, or one a fuller spelling
+// of the other ("Auth - Login Flow" of "Auth").
+func sameName(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a != "" && (strings.EqualFold(a, b) || len(b) > len(a) && b[len(a)] == ' ' && strings.EqualFold(a, b[:len(a)]))
 }
 
 // tableMilestone returns f's progress table Milestone cell, "" for none.
@@ -146,7 +230,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			e, f := t.get(n, l.num, l.collapsed)
+			e, f := t.get(n, l, name, "")
 			mention(e, f, name, nameFromChecklist, marks)
 			box := StatusNotStarted
 			switch {
@@ -172,7 +256,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 			if !ok {
 				continue
 			}
-			e, f := t.get(n, l.num, l.collapsed)
+			e, f := t.get(n, l, name, "")
 			mention(e, f, name, nameFromHeading, marks)
 		}
 	}
@@ -191,12 +275,26 @@ func parseRoadmap(path string, src string) *Roadmap {
 	}
 	r.Phases = slices.Clip(entries)
 	r.Title = title
-	// One entry per number: no ties. Most roadmaps list phases in numeric order already.
-	byNumber := func(a, b Entry) int { return a.Num.Compare(b.Num) }
+	// Numbers tie only where milestones share them; most roadmaps list phases in numeric order
+	// already.
 	if !slices.IsSortedFunc(r.Phases, byNumber) {
 		slices.SortFunc(r.Phases, byNumber)
 	}
+	for i := 1; t.same != nil && i < len(r.Phases); i++ {
+		if r.Phases[i].Num.Equal(r.Phases[i-1].Num) {
+			r.Phases[i].shared, r.Phases[i-1].shared = true, true
+		}
+	}
 	return r
+}
+
+// byNumber orders entries by number, then (several milestones' phases of one number) in the
+// roadmap's listed order.
+func byNumber(a, b Entry) int {
+	if c := a.Num.Compare(b.Num); c != 0 {
+		return c
+	}
+	return cmpInt(a.Order, b.Order)
 }
 
 // phaseIndex finds a phase's entry by number. Most roadmaps number their phases 1, 2, 3...:
@@ -258,14 +356,24 @@ func (r *Roadmap) milestoneOf(e *Entry, f *facts, cell string) int {
 			return i
 		}
 	}
-	if c := strings.ToLower(strings.Trim(cell, " *_`")); c != "" {
+	if c := cellKey(cell); c != "" {
 		for i := range r.Milestones {
-			if k := r.Milestones[i].key; k != "" && (k == c || strings.HasPrefix(c, k+" ") || strings.Contains(k, c)) {
+			if r.Milestones[i].namedBy(c) {
 				return i
 			}
 		}
 	}
 	return -1
+}
+
+// cellKey is a progress table's Milestone cell as namedBy compares it.
+func cellKey(cell string) string { return strings.ToLower(strings.Trim(cell, " *_`")) }
+
+// namedBy reports whether c, a Milestone cell's cellKey, names m ("v1.0" and "v1.0 MVP" name
+// v1.0).
+func (m *Milestone) namedBy(c string) bool {
+	k := m.key
+	return k != "" && c != "" && (k == c || strings.HasPrefix(c, k+" ") || strings.Contains(k, c))
 }
 
 // Listed returns the phases of milestone i (every phase when i < 0) in the roadmap's listed
@@ -641,9 +749,13 @@ func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
 		case st == StatusUnknown && statusCol < len(cells) && strings.Trim(cells[statusCol], " -—–") != "":
 			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
 		}
-		e, f := t.get(n, l.num, l.collapsed)
-		if msCol >= 0 && msCol < len(cells) && f.tableMilestone == 0 && cells[msCol] != "" {
-			t.tableMilestones = append(t.tableMilestones, cells[msCol])
+		cell := ""
+		if msCol >= 0 && msCol < len(cells) {
+			cell = cells[msCol]
+		}
+		e, f := t.get(n, l, name, cell)
+		if cell != "" && f.tableMilestone == 0 {
+			t.tableMilestones = append(t.tableMilestones, cell)
 			f.tableMilestone = int32(len(t.tableMilestones))
 		}
 		setName(e, f, name, nameFromTable)

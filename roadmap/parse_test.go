@@ -246,3 +246,52 @@ func TestDisputed(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRoadmapResetNumbers: a milestone started with --reset-phase-numbers lists phases 1-3
+// again. Each milestone keeps its own phases, names and table rows: the progress table's row
+// goes to the phase its Milestone cell names, else (no such column) to the phase of its name; a
+// heading outside every milestone goes to the phase of its name too.
+func TestParseRoadmapResetNumbers(t *testing.T) {
+	// "num name @line (milestone) table=line done/total", one per phase.
+	render := func(r *Roadmap) []string {
+		var out []string
+		for _, e := range r.Phases {
+			ms := "none"
+			if e.Milestone >= 0 {
+				ms = r.Milestones[e.Milestone].Name
+			}
+			out = append(out, fmt.Sprintf("%s %s %q @%d (%s) table=%d %d/%d", e.Num, e.Status, e.Name, e.Line, ms, e.TableLine, e.PlansDone, e.PlansTotal))
+		}
+		return out
+	}
+	want := []string{
+		`1 complete "Foundation" @13 (v1.0 MVP) table=29 2/2`,
+		`1 complete "New core" @21 (v2.0 Rewrite) table=32 1/1`,
+		`2 complete "Auth" @14 (v1.0 MVP) table=30 3/3`,
+		`2 in-progress "Sync engine" @22 (v2.0 Rewrite) table=33 1/2`,
+		`3 complete "Core" @15 (v1.0 MVP) table=31 1/1`,
+		`3 not-started "Migration" @23 (v2.0 Rewrite) table=34 0/-1`,
+	}
+	r := ParseRoadmap("ROADMAP.md", []byte(resetRoadmap))
+	if got := render(r); !slices.Equal(got, want) {
+		t.Errorf("phases:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	for i, m := range r.Milestones {
+		if got := fmt.Sprint(m.Phases); got != "[1 2 3]" {
+			t.Errorf("milestone %d (%s) phases = %s, want [1 2 3]", i, m.Name, got)
+		}
+	}
+
+	// Without the Milestone column, each row's name says whose phase it is.
+	noColumn := strings.NewReplacer("| Milestone ", "", "|-----------", "", " v1.0 |", "", " v2.0 |", "").Replace(resetRoadmap)
+	if got := render(ParseRoadmap("ROADMAP.md", []byte(noColumn))); !slices.Equal(got, want) {
+		t.Errorf("without a Milestone column:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+
+	// A "Phase Details" section after the milestones names v2.0's phase by its name.
+	details := strings.Replace(resetRoadmap, "## Progress", "## Phase Details\n\n### Phase 2: Sync engine (In Progress)\n\n## Progress", 1)
+	got := render(ParseRoadmap("ROADMAP.md", []byte(details)))
+	if len(got) != 6 || got[3] != `2 in-progress "Sync engine" @22 (v2.0 Rewrite) table=37 1/2` || got[2] != `2 complete "Auth" @14 (v1.0 MVP) table=34 3/3` {
+		t.Errorf("with phase details:\n\t%s", strings.Join(got, "\n\t"))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile/statemd"
@@ -120,7 +121,9 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	}
 
 	// The current milestone and its phases.
-	if m, byState := rm.currentMilestone(decl.Phase); m >= 0 {
+	m, byState := rm.currentMilestone(decl.Phase)
+	idx.rm, idx.current = rm, m
+	if m >= 0 {
 		p.Milestone = &rm.Milestones[m]
 		if byState {
 			p.evidence("milestone", path.Join(idx.planningDir, "STATE.md"), decl.PhaseLine,
@@ -163,7 +166,7 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	}
 	choose := func(i int, rule Rule) error {
 		e := p.Phases[i]
-		ph, err := idx.phase(e.Num)
+		ph, err := idx.phase(e)
 		if err != nil {
 			return err
 		}
@@ -285,9 +288,9 @@ func (r *Roadmap) currentMilestone(declared string) (m int, byState bool) {
 	return last, false
 }
 
-// dirIndex finds phase directories by number: under phases/, and under milestones/*-phases/
-// where GSD archives (and some projects keep) a milestone's phases. It lists each directory at
-// most once.
+// dirIndex finds phase directories by number (and milestone, where two list it: see scope):
+// under phases/, and under milestones/*-phases/ where GSD archives (and some projects keep) a
+// milestone's phases. It lists each directory at most once.
 type dirIndex struct {
 	fsys        fs.FS
 	planningDir string
@@ -296,8 +299,13 @@ type dirIndex struct {
 	sorted      []Phase  // phases/, every entry parsed, in numeric order; built when first needed
 	archived    []Phase  // milestones/*-phases/, listed when first needed
 	listedArch  bool
-	byNum       map[string]*phaseEntry
+	byNum       map[string]*phaseEntry // by scopeKey
 	byDir       map[string]*dirScan
+
+	// The roadmap and its current milestone, as decide found them: they say whose phase N the
+	// directories of a number two milestones list are (see scope).
+	rm      *Roadmap
+	current int
 }
 
 // phaseEntry is what the directories of one phase number hold.
@@ -373,28 +381,88 @@ func (d *dirIndex) scan(dir string) (*dirScan, error) {
 	return sc, nil
 }
 
-// phase returns phase n with its plans: every directory of that number is scanned (a
+// phase returns phase e with its plans: every directory of its number is scanned (a
 // .gitkeep-only or CONTEXT-only directory beside the real one adds nothing), Dir is the first
 // holding plans. Dir is "" when the phase has no directory.
-func (d *dirIndex) phase(n PhaseNum) (Phase, error) {
-	e, err := d.entry(n)
+func (d *dirIndex) phase(e Entry) (Phase, error) {
+	pe, err := d.entry(e.Num, d.scope(e))
 	if err != nil {
-		return Phase{Num: n}, err
+		return Phase{Num: e.Num}, err
 	}
-	return e.Phase, nil
+	return pe.Phase, nil
 }
 
-func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
-	if e, ok := d.byNum[n.String()]; ok {
+// dirScope says which directories of a number are a phase's. The zero value, for a number
+// only one milestone lists (every number of a roadmap that does not reset them): those under
+// phases/, else the archived ones.
+type dirScope struct {
+	milestone int  // 1 + the index of the milestone whose phase it is; 0 for the zero scope
+	live      bool // its directories are phases/'s, else the archived ones of its milestone
+}
+
+// scope is where phase e's directories are. Where two milestones list the number, they never
+// share a directory: phases/ holds the current milestone's phase (see liveMilestone), and a
+// shipped milestone's lives in its own archive, milestones/<version>-phases/.
+func (d *dirIndex) scope(e Entry) dirScope {
+	if !e.shared || d.rm == nil || e.Milestone < 0 {
+		return dirScope{}
+	}
+	return dirScope{milestone: e.Milestone + 1, live: e.Milestone == d.liveMilestone(e.Num)}
+}
+
+// liveMilestone is, of the milestones that list phase n, the one whose phase n the directories
+// under phases/ are: the current milestone, else the last one not shipped, else the last one
+// (shipped, and perhaps not archived yet).
+func (d *dirIndex) liveMilestone(n PhaseNum) int {
+	ps := d.rm.Phases
+	i, _ := slices.BinarySearchFunc(ps, n, func(e Entry, n PhaseNum) int { return e.Num.Compare(n) })
+	last, unshipped := -1, -1
+	for ; i < len(ps) && ps[i].Num.Equal(n); i++ {
+		m := ps[i].Milestone
+		if m < 0 {
+			continue // none: a number two milestones list is each one's
+		}
+		if m == d.current {
+			return m
+		}
+		if !d.rm.Milestones[m].Shipped() {
+			unshipped = m
+		}
+		last = m
+	}
+	if unshipped >= 0 {
+		return unshipped
+	}
+	return last
+}
+
+// scopeKey is the key of phase n in scope s in dirIndex.byNum.
+func scopeKey(n PhaseNum, s dirScope) string {
+	if s.milestone == 0 {
+		return n.String()
+	}
+	return n.String() + "/" + strconv.Itoa(s.milestone)
+}
+
+func (d *dirIndex) entry(n PhaseNum, s dirScope) (*phaseEntry, error) {
+	key := scopeKey(n, s)
+	if e, ok := d.byNum[key]; ok {
 		return e, nil
 	}
 	e := &phaseEntry{Phase: Phase{Num: n}}
-	dirs := d.numberedIn(n)
+	var dirs []Phase
+	if s.milestone == 0 || s.live {
+		dirs = d.numberedIn(n)
+	}
 	if len(dirs) == 0 {
 		if err := d.listArchived(); err != nil {
 			return nil, err
 		}
 		dirs = numbered(d.archived, n)
+		if s.milestone > 0 {
+			m := &d.rm.Milestones[s.milestone-1]
+			dirs = slices.DeleteFunc(slices.Clone(dirs), func(p Phase) bool { return !m.archives(p.Dir) })
+		}
 	}
 	for _, dir := range dirs {
 		sc, err := d.scan(dir.Dir)
@@ -416,7 +484,7 @@ func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
 		}
 		e.Plans = append(e.Plans, sc.plans...)
 	}
-	d.byNum[n.String()] = e
+	d.byNum[key] = e
 	return e, nil
 }
 
@@ -424,7 +492,7 @@ func (d *dirIndex) entry(n PhaseNum) (*phaseEntry, error) {
 // plan has its SUMMARY (the disk beats any claim); or the roadmap defers it and none of its plans
 // was done; or, with no plan on disk, the roadmap calls it complete or deferred. why says so.
 func (d *dirIndex) finished(e Entry) (bool, string, error) {
-	ph, err := d.phase(e.Num)
+	ph, err := d.phase(e)
 	if err != nil {
 		return false, "", err
 	}

@@ -414,3 +414,63 @@ func TestNumbered(t *testing.T) {
 		}
 	}
 }
+
+func TestMilestoneArchives(t *testing.T) {
+	tests := []struct {
+		milestone, dir string
+		want           bool
+	}{
+		{"v1.0 MVP", ".planning/milestones/v1.0-phases/01-a", true},
+		{"v1.0 MVP", ".planning/milestones/V1.0-phases/01-a", true},
+		{"v1.0 MVP", ".planning/milestones/v1.0.1-phases/01-a", false},
+		{"v1.0.1 Patch", ".planning/milestones/v1.0-phases/01-a", false},
+		{"v1.1 Search", ".planning/milestones/v1.0-phases/01-a", false},
+		{"Milestone 1: MVP v1.0", ".planning/milestones/v1.0-phases/01-a", true}, // the version is a word of its name
+		{"Milestone 1: MVP", ".planning/milestones/v1.0-phases/01-a", false},
+		{"v1.0 MVP", ".planning/phases/01-a", false},
+	}
+	for _, tt := range tests {
+		m, ok := parseMilestone(tt.milestone, false)
+		if !ok {
+			t.Fatalf("%q is no milestone", tt.milestone)
+		}
+		if got := m.archives(tt.dir); got != tt.want {
+			t.Errorf("%q archives %s = %v, want %v", tt.milestone, tt.dir, got, tt.want)
+		}
+	}
+}
+
+// TestLocateResetNumbersEveryOneShipped: two shipped milestones list phases 1-2 and the current
+// one goes on from 3. phases/ still holds the later one's (v1.1, not archived yet); v1.0's are in
+// its archive. Neither borrows the other's, and the current phase is 3.
+func TestLocateResetNumbersEveryOneShipped(t *testing.T) {
+	const ph, v1 = ".planning/phases/", ".planning/milestones/v1.0-phases/"
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap\n\n"+
+			"<details>\n<summary>✅ v1.0 Alpha (Phases 1-2) — SHIPPED</summary>\n\n- [x] Phase 1: Setup\n- [x] Phase 2: Core\n\n</details>\n\n"+
+			"<details>\n<summary>✅ v1.1 Beta (Phases 1-2) — SHIPPED</summary>\n\n- [x] Phase 1: Rework\n- [x] Phase 2: Polish\n\n</details>\n\n"+
+			"### 🚧 v1.2 Release (In Progress)\n\n- [ ] **Phase 3: Ship**\n",
+		v1+"01-setup/01-01-PLAN.md", "", v1+"01-setup/01-01-SUMMARY.md", "",
+		v1+"02-core/02-01-PLAN.md", "", v1+"02-core/02-01-SUMMARY.md", "",
+		v1+"02-core/02-02-PLAN.md", "", v1+"02-core/02-02-SUMMARY.md", "",
+		ph+"01-rework/01-01-PLAN.md", "", ph+"01-rework/01-01-SUMMARY.md", "",
+		ph+"02-polish/02-01-PLAN.md", "", ph+"02-polish/02-01-SUMMARY.md", "",
+		ph+"03-ship/03-01-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	var got []string
+	for i := range p.Phases {
+		got = append(got, phaseLine(&p.Phases[i])+" "+p.Phases[i].Dir)
+	}
+	want := "1 Setup 1/1 complete (roadmap complete) " + v1 + "01-setup\n" +
+		"1 Rework 1/1 complete (roadmap complete) " + ph + "01-rework\n" +
+		"2 Core 2/2 complete (roadmap complete) " + v1 + "02-core\n" +
+		"2 Polish 1/1 complete (roadmap complete) " + ph + "02-polish\n" +
+		"3 Ship 0/1 planned (roadmap not-started) " + ph + "03-ship"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("phases:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+	if cur := p.CurrentPhase(); cur == nil || cur.Name != "Ship" || len(p.Problems) != 0 {
+		t.Errorf("current %v, problems:\n%s", cur, problemsText(p.Problems))
+	}
+}

@@ -33,7 +33,7 @@ type Project struct {
 // PhaseInfo is one phase as the roadmap and the disk together describe it.
 type PhaseInfo struct {
 	Phase
-	Dirs          []string // every directory with this number
+	Dirs          []string // every directory with this number (its milestone's, where two list it)
 	RoadmapStatus Status   // what ROADMAP.md says; StatusUnknown when it does not mention the phase
 	Status        Status   // what the disk says, the roadmap filling in where the disk is silent
 	Line          int      // the phase's first line in ROADMAP.md, 0 when not there
@@ -123,15 +123,26 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 				Shipped:       shipped,
 				Entry:         e,
 			})
+			if e.shared {
+				// Two milestones list the number: each phase has only its own directories (see
+				// dirIndex.scope), and the loop below leaves the number alone.
+				de, err := idx.entry(e.Num, idx.scope(e))
+				if err != nil {
+					return nil, err
+				}
+				if len(de.dirs) > 0 {
+					p.Phases[len(p.Phases)-1].withDirs(de)
+				}
+			}
 		}
 	}
 
 	for _, d := range append(slices.Clip(idx.phases()), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
-		if found && len(p.Phases[i].Dirs) > 0 {
+		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
 			continue // every directory of that number is already in
 		}
-		e, err := idx.entry(d.Num)
+		e, err := idx.entry(d.Num, dirScope{})
 		if err != nil {
 			return nil, err
 		}
@@ -141,12 +152,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		if !found {
 			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
 		}
-		ph := &p.Phases[i]
-		ph.Dirs, ph.Dir, ph.Plans = e.dirs, e.Dir, e.Plans
-		if ph.Name == "" {
-			ph.Name = e.Name
-		}
-		ph.PhaseSummary = e.summary
+		p.Phases[i].withDirs(e)
 	}
 
 	quick, err := scanQuick(fsys, planningDir)
@@ -155,17 +161,23 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	}
 	p.Quick = quick
 
-	// p.Phases is in numeric order, one per number: the milestone's phases are found by search,
-	// not by going through the milestone for each phase (a thousand phases would be a million).
+	// p.Phases is in numeric order, then listed order: the milestone's phases are found by
+	// search, not by going through the milestone for each phase (a thousand phases would be a
+	// million).
 	for _, e := range pos.Phases {
-		if i, found := slices.BinarySearchFunc(p.Phases, e.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) }); found {
+		i, found := slices.BinarySearchFunc(p.Phases, e.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+		for found && e.shared && p.Phases[i].Entry.Order != e.Order {
+			i++ // another milestone's phase of the number
+			found = i < len(p.Phases) && p.Phases[i].Num.Equal(e.Num)
+		}
+		if found {
 			p.Phases[i].InMilestone = true
 		}
 	}
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
-		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) {
+		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) && ph.InMilestone {
 			p.Current, p.Active = i, pos.Active
 		}
 		p.check(ph, rmPath)
@@ -180,6 +192,15 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	p.checkMarks(rmPath)
 	SortProblems(p.Problems)
 	return p, nil
+}
+
+// withDirs fills in ph's directories and plans from e, what the index found of them.
+func (ph *PhaseInfo) withDirs(e *phaseEntry) {
+	ph.Dirs, ph.Dir, ph.Plans = e.dirs, e.Dir, e.Plans
+	if ph.Name == "" {
+		ph.Name = e.Name
+	}
+	ph.PhaseSummary = e.summary
 }
 
 // checkMarks warns when the roadmap marks several phases of the milestone in progress.
@@ -256,10 +277,14 @@ func derivedStatus(plans []Plan, roadmap Status) Status {
 // check records what is wrong with one phase, and what to do about it. Only a contradiction
 // in current work is an error; a shipped milestone's leftovers are history.
 func (p *Project) check(ph *PhaseInfo, rmPath string) {
-	if e := p.idx.byNum[ph.Num.String()]; e != nil && len(e.withPlans) > 1 {
+	num := ph.Num.String()
+	if e := ph.Entry; e.shared && e.Milestone >= 0 {
+		num += " of " + p.Roadmap.Milestones[e.Milestone].Name // "phase 2" alone would say neither
+	}
+	if e := p.idx.byNum[scopeKey(ph.Num, p.idx.scope(ph.Entry))]; e != nil && len(e.withPlans) > 1 {
 		withPlans := e.withPlans
 		p.problem(SeverityError, withPlans[1], 0,
-			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", ph.Num, len(withPlans), strings.Join(withPlans, ", ")))
+			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", num, len(withPlans), strings.Join(withPlans, ", ")))
 	}
 	if !ph.InRoadmap {
 		if p.Roadmap != nil && len(p.Roadmap.Phases) > 0 && ph.Dir != "" {
@@ -276,7 +301,7 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 	}
 	if ph.PhaseSummary != "" && len(missing) > 0 {
 		p.problem(SeverityInfo, ph.PhaseSummary, 0,
-			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", ph.Num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
+			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
 	}
 	if ph.RoadmapStatus == StatusComplete && len(missing) > 0 {
 		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
@@ -288,11 +313,11 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 			sev, what = SeverityInfo, "a leftover of a past milestone"
 		}
 		p.problem(sev, rmPath, line,
-			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY (%s)", ph.Num, listNames(missing), hasHave(len(missing)), what))
+			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY (%s)", num, listNames(missing), hasHave(len(missing)), what))
 	}
 	if len(ph.Plans) > 0 && len(missing) == 0 && ph.RoadmapStatus != StatusComplete && ph.RoadmapStatus != StatusUnknown {
 		p.problem(SeverityInfo, rmPath, ph.Line,
-			fmt.Sprintf("every plan of phase %s has a SUMMARY, but it is marked %s: mark it complete", ph.Num, ph.RoadmapStatus))
+			fmt.Sprintf("every plan of phase %s has a SUMMARY, but it is marked %s: mark it complete", num, ph.RoadmapStatus))
 	}
 	if e := ph.Entry; e.TableLine > 0 && ph.Dir != "" {
 		done, total := ph.Counted()
@@ -302,7 +327,7 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 				cell = fmt.Sprintf("%d/?", e.PlansDone)
 			}
 			p.problem(SeverityWarning, rmPath, e.TableLine,
-				fmt.Sprintf("phase %s: progress table says %s plans complete, the disk has %d/%d: update the row", ph.Num, cell, done, total))
+				fmt.Sprintf("phase %s: progress table says %s plans complete, the disk has %d/%d: update the row", num, cell, done, total))
 		}
 	}
 }

@@ -244,6 +244,76 @@ func TestLoadShippedMilestone(t *testing.T) {
 	}
 }
 
+// TestLoadResetPhaseNumbers: with two milestones numbering phases 1-3, each phase is counted
+// from its own directories (v1.0's archived under milestones/v1.0-phases/, v2.0's under phases/),
+// progress is v2.0's alone, and a consistent project has no problems.
+func TestLoadResetPhaseNumbers(t *testing.T) {
+	for _, archived := range []bool{true, false} {
+		t.Run(fmt.Sprintf("archived=%v", archived), func(t *testing.T) {
+			fsys := project()
+			for k, v := range resetFiles(archived) {
+				fsys[k] = project(k, v)[k]
+			}
+			p := mustLoad(t, fsys, ".planning")
+			var got []string
+			for i := range p.Phases {
+				ph := &p.Phases[i]
+				got = append(got, fmt.Sprintf("%s dir=%s milestone=%v shipped=%v current=%v", phaseLine(ph), ph.Dir, ph.InMilestone, ph.Shipped, i == p.Current))
+			}
+			v1 := func(dir string) string {
+				if archived {
+					return ".planning/milestones/v1.0-phases/" + dir
+				}
+				return ""
+			}
+			n := func(done, total int) string {
+				if archived {
+					return fmt.Sprintf("%d/%d", done, total)
+				}
+				return "0/0"
+			}
+			want := []string{
+				"1 Foundation " + n(2, 2) + " complete (roadmap complete) dir=" + v1("01-foundation") + " milestone=false shipped=true current=false",
+				"1 New core 1/1 complete (roadmap complete) dir=.planning/phases/01-new-core milestone=true shipped=false current=false",
+				"2 Auth " + n(3, 3) + " complete (roadmap complete) dir=" + v1("02-auth") + " milestone=false shipped=true current=false",
+				"2 Sync engine 1/2 in-progress (roadmap in-progress) dir=.planning/phases/02-sync-engine milestone=true shipped=false current=true",
+				"3 Core " + n(1, 1) + " complete (roadmap complete) dir=" + v1("03-core") + " milestone=false shipped=true current=false",
+				"3 Migration 0/0 not-started (roadmap not-started) dir= milestone=true shipped=false current=false",
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("phases:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if p.Milestone != "v2.0 Rewrite" || p.Active == nil || p.Active.Path != ".planning/phases/02-sync-engine/02-02-PLAN.md" {
+				t.Errorf("milestone %q, active %+v", p.Milestone, p.Active)
+			}
+			if want := (Progress{PhasesComplete: 1, PhasesTotal: 3, PlansComplete: 2, PlansTotal: 3, Percent: 67}); p.Progress != want {
+				t.Errorf("progress = %+v, want %+v", p.Progress, want)
+			}
+			if len(p.Problems) != 0 {
+				t.Errorf("problems:\n%s", problemsText(p.Problems))
+			}
+		})
+	}
+
+	// Problems name the milestone of a phase whose number is not enough: v1.0's leftover plan
+	// without its SUMMARY is history, v2.0's phase 1 checked off with an unfinished plan is an
+	// error; each is checked against its own directories only.
+	fsys := project()
+	for k, v := range resetFiles(true) {
+		fsys[k] = project(k, v)[k]
+	}
+	delete(fsys, ".planning/milestones/v1.0-phases/02-auth/02-03-SUMMARY.md")
+	fsys[".planning/phases/01-new-core/01-02-PLAN.md"] = &fstest.MapFile{}
+	p := mustLoad(t, fsys, ".planning")
+	wantProblems := ".planning/ROADMAP.md:14: info: phase 2 of v1.0 MVP is marked complete, but 02-03-PLAN.md has no SUMMARY (a leftover of a past milestone)\n" +
+		".planning/ROADMAP.md:21: error: phase 1 of v2.0 Rewrite is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n" +
+		".planning/ROADMAP.md:30: warning: phase 2 of v1.0 MVP: progress table says 3/3 plans complete, the disk has 2/3: update the row\n" +
+		".planning/ROADMAP.md:32: warning: phase 1 of v2.0 Rewrite: progress table says 1/1 plans complete, the disk has 1/2: update the row\n"
+	if got := problemsText(p.Problems); got != wantProblems {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, wantProblems)
+	}
+}
+
 func TestLoadWorkstream(t *testing.T) {
 	fsys := project(
 		".planning/ROADMAP.md", "- [x] **Phase 1: Main**\n",
