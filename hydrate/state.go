@@ -99,7 +99,8 @@ func DerivePosition(proj *roadmap.Project) Position {
 	if ph == nil && proj.Position != nil && len(proj.Position.Phases) > 0 {
 		last := proj.Position.Phases[len(proj.Position.Phases)-1].Num
 		for i := range proj.Phases {
-			if proj.Phases[i].Num.Equal(last) {
+			// Of this milestone: another may list a phase of the same number.
+			if proj.Phases[i].Num.Equal(last) && proj.Phases[i].InMilestone {
 				ph, allDone = &proj.Phases[i], true
 			}
 		}

@@ -126,6 +126,22 @@ func TestDerivePosition(t *testing.T) {
 	if p := sp.Position; p.Phase != "4" || p.Status != "Ready to plan" || p.PlanTotal != 0 || p.Percent != 100 { // every plan done, as GSD counts it: phase 4 has none yet
 		t.Errorf("position = %+v", p)
 	}
+	// A finished milestone that reset the phase numbers, the shipped one listed after it: its
+	// last phase is its own phase 2, not the shipped milestone's phase 2.
+	sp, err = project(t, map[string]string{
+		".planning/ROADMAP.md": "### 🚧 v2.0 Rewrite (In Progress)\n\n- [x] **Phase 1: New core**\n- [x] **Phase 2: Sync**\n\n" +
+			"<details>\n<summary>✅ v1.0 MVP (Phases 1-2) — SHIPPED</summary>\n\n- [x] Phase 1: Foundation\n- [x] Phase 2: Auth\n\n</details>\n",
+		".planning/phases/01-new-core/01-01-PLAN.md": plan("A"), ".planning/phases/01-new-core/01-01-SUMMARY.md": "done",
+		".planning/phases/02-sync/02-01-PLAN.md": plan("B"), ".planning/phases/02-sync/02-01-SUMMARY.md": "done",
+		".planning/milestones/v1.0-phases/02-auth/02-01-PLAN.md": plan("C"), ".planning/milestones/v1.0-phases/02-auth/02-01-SUMMARY.md": "done",
+		".planning/milestones/v1.0-phases/02-auth/02-02-PLAN.md": plan("D"), ".planning/milestones/v1.0-phases/02-auth/02-02-SUMMARY.md": "done",
+	}).StateReport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sp.Position; p.Phase != "2" || p.PhaseName != "Sync" || p.PlanTotal != 1 || p.Status != "Complete" || p.PlansTotal != 2 {
+		t.Errorf("position = %+v", p)
+	}
 }
 
 func TestWriteStateCreatesAndLocks(t *testing.T) {
