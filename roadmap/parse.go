@@ -3,7 +3,6 @@ package roadmap
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -67,9 +66,9 @@ type phaseTable struct {
 	// The Milestone cells of progress table rows: few tables have the column, so the facts
 	// of every phase do not carry a string for it.
 	tableMilestones []string
-	// The next entry of the same number (another milestone's phase of it), by entry: nil
+	// The later entries of a number (other milestones' phases of it), by its first entry: nil
 	// unless some milestone reset the numbers, which few roadmaps do.
-	same map[int]int
+	same map[int][]int
 }
 
 // get returns the entry and facts of phase n, named on line l as name (in a progress table row
@@ -94,14 +93,10 @@ func (t *phaseTable) get(n PhaseNum, l mdLine, name, cell string) (*Entry, *fact
 		if !ok {
 			t.byNum.store(n, i)
 		} else {
-			last := first
-			for t.next(last) >= 0 {
-				last = t.next(last)
-			}
 			if t.same == nil {
-				t.same = map[int]int{}
+				t.same = map[int][]int{}
 			}
-			t.same[last] = i
+			t.same[first] = append(t.same[first], i)
 		}
 	}
 	e, f := &t.entries[i], &t.extra[i]
@@ -121,7 +116,7 @@ func (t *phaseTable) pick(first int, owner int32, name, cell string) int {
 	if owner >= 0 {
 		// The owner's own phase of n, else one no milestone has claimed yet, else a new one.
 		unclaimed := -1
-		for i := first; i >= 0; i = t.next(i) {
+		for _, i := range t.numbered(first) {
 			switch m := t.extra[i].milestone; {
 			case m == owner:
 				return i
@@ -135,7 +130,7 @@ func (t *phaseTable) pick(first int, owner int32, name, cell string) int {
 	// its Milestone cell names, else the one of its name, else the last listed.
 	c := cellKey(cell)
 	named, last := -1, first
-	for i := first; i >= 0; i = t.next(i) {
+	for _, i := range t.numbered(first) {
 		if m := t.extra[i].milestone; c != "" && m >= 0 && t.ms.list[m].namedBy(c) {
 			return i
 		}
@@ -150,12 +145,9 @@ func (t *phaseTable) pick(first int, owner int32, name, cell string) int {
 	return last
 }
 
-// next is the entry after i of the same number, -1 for none.
-func (t *phaseTable) next(i int) int {
-	if j, ok := t.same[i]; ok {
-		return j
-	}
-	return -1
+// numbered is the entries of first's number: first, then the later ones.
+func (t *phaseTable) numbered(first int) []int {
+	return append([]int{first}, t.same[first]...)
 }
 
 // sameName reports whether two mentions name one phase: the same name, or one a fuller spelling
@@ -821,12 +813,10 @@ func plansCell(cell string) (done, total int, ok bool) {
 		return 0, 0, false
 	}
 	a, b := trimSpace(c[:slash]), trimSpace(c[slash+1:])
+	a = strings.TrimPrefix(a, "+") // "+2"
 	d, n, ok := segment(a)
 	if !ok || n != len(a) {
-		var err error
-		if d, err = strconv.Atoi(a); err != nil || d < 0 { // "+2", and the like
-			return 0, 0, false
-		}
+		return 0, 0, false // a done count too long to be one is no count, as a total is not
 	}
 	t, _, ok := segment(b) // "4 (13-05 deferred)" is 4
 	if !ok {

@@ -621,3 +621,20 @@ func (p *Position) PhaseOf() int {
 	}
 	return n
 }
+
+// PhaseStatus is the current phase's status as Load derives it for the phase's row, from its
+// plans and the roadmap's word; StatusUnknown when there is no current phase. Commands that do
+// not load the whole project (hydrate's check of STATE.md) ask it, so that theirs is the same.
+func (p *Position) PhaseStatus() Status {
+	if p.Phase == nil {
+		return StatusUnknown
+	}
+	roadmap := StatusUnknown
+	for _, e := range p.Phases {
+		if e.Num.Equal(p.Phase.Num) {
+			roadmap = e.Status
+			break
+		}
+	}
+	return derivedStatus(p.Phase.Plans, roadmap)
+}

@@ -250,10 +250,7 @@ func TestLoadShippedMilestone(t *testing.T) {
 func TestLoadResetPhaseNumbers(t *testing.T) {
 	for _, archived := range []bool{true, false} {
 		t.Run(fmt.Sprintf("archived=%v", archived), func(t *testing.T) {
-			fsys := project()
-			for k, v := range resetFiles(archived) {
-				fsys[k] = project(k, v)[k]
-			}
+			fsys := projectOf(resetFiles(archived))
 			p := mustLoad(t, fsys, ".planning")
 			var got []string
 			for i := range p.Phases {
@@ -298,10 +295,7 @@ func TestLoadResetPhaseNumbers(t *testing.T) {
 	// Problems name the milestone of a phase whose number is not enough: v1.0's leftover plan
 	// without its SUMMARY is history, v2.0's phase 1 checked off with an unfinished plan is an
 	// error; each is checked against its own directories only.
-	fsys := project()
-	for k, v := range resetFiles(true) {
-		fsys[k] = project(k, v)[k]
-	}
+	fsys := projectOf(resetFiles(true))
 	delete(fsys, ".planning/milestones/v1.0-phases/02-auth/02-03-SUMMARY.md")
 	fsys[".planning/phases/01-new-core/01-02-PLAN.md"] = &fstest.MapFile{}
 	p := mustLoad(t, fsys, ".planning")
@@ -389,7 +383,8 @@ func TestPlansCell(t *testing.T) {
 		{" 1 / 2 ", 1, 2, true},
 		{"007/0012", 7, 12, true},
 		{"+2/3", 2, 3, true},
-		{"1234567890/1234567890", 1234567890, -1, true}, // a total too long for a count is unknown
+		{"12/1234567890", 12, -1, true},        // a total too long for a count is unknown
+		{"1234567890/1234567890", 0, 0, false}, // and a done count too long, no count at all
 		{"3/", 3, -1, true},
 		{"Complete", 0, 0, false},
 		{"-", 0, 0, false},
@@ -406,7 +401,7 @@ func TestPlansCell(t *testing.T) {
 // checked by reading each project's files.
 func TestCorpusLoad(t *testing.T) {
 	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no corpus at %s", corpusDir)
+		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err) // never a skip into a green run
 	}
 	tests := []struct {
 		project  string

@@ -59,7 +59,7 @@ func (d *Doc) Declared() Declared {
 	if i, ok := d.field["Progress"]; ok {
 		_, _, v, _ := fieldAt(d.lines[i].text)
 		dec.PercentLine = i + 1
-		if n, _, _, ok := ownPercent(v); ok {
+		if n, _, _, _, ok := ownPercent(v); ok {
 			dec.Percent = n
 		}
 	}

@@ -457,9 +457,7 @@ func (r *rewriter) setScalar(i, off int, val, text string) {
 // as GSD writes it then. Anything else (prose, null) is left alone unless the phase moved.
 func (r *rewriter) currentPlan(i, off int, val string, v Values, moved bool) {
 	n, _, e, isNum := yamlNumber(val)
-	if rest := strings.TrimSpace(val[e:]); strings.Trim(rest, "\"'") != "" && !strings.HasPrefix(rest, "#") {
-		isNum = false // "02-03", "2 (paused)": not a plan number
-	}
+	isNum = isNum && bareAfter(val[e:]) // not "02-03", "2 (paused)"
 	switch {
 	case v.PlanTotal <= 0:
 		if moved {
@@ -482,21 +480,23 @@ func (r *rewriter) currentPhase(i int, v Values) bool {
 	if tok == "" || samePhase(tok, v.Phase) {
 		return false // not a phase we can read (null, prose), or already right
 	}
-	if rest := strings.TrimSpace(val[e:]); strings.Trim(rest, "\"'") == "" || strings.HasPrefix(rest, "#") {
+	if bareAfter(val[e:]) {
 		r.set(i, "frontmatter", t[:len(key)+s]+v.Phase+t[len(key)+e:])
 		return true
 	}
-	lead := len(val) - len(strings.TrimLeft(val, " "))
-	q := ""
-	if c := val[lead]; c == '"' || c == '\'' {
-		q = string(c)
-	}
 	nv := "Phase " + v.Phase
-	if v.PhaseName != "" && !strings.ContainsAny(v.PhaseName, ":#\"'\\") {
-		nv += " — " + v.PhaseName
+	if v.PhaseName != "" && !strings.ContainsAny(v.PhaseName, "\"'\\") {
+		nv += " — " + v.PhaseName // a name that would need escaping is left out
 	}
-	r.set(i, "frontmatter", t[:len(key)+lead]+q+nv+q)
+	r.setScalar(i, len(key), val, nv)
 	return true
+}
+
+// bareAfter reports whether rest, what follows a token in a frontmatter value, leaves the token
+// the whole value: nothing but a closing quote or a comment.
+func bareAfter(rest string) bool {
+	rest = strings.TrimSpace(rest)
+	return strings.Trim(rest, "\"'") == "" || strings.HasPrefix(rest, "#")
 }
 
 // progressFor is a Progress value brought up to v: its NN%, its bar (right before the percent,
@@ -506,7 +506,7 @@ func (r *rewriter) currentPhase(i int, v Values) bool {
 // not derive (a second percent, "1/3 Phase 2 plans", "9 of 10 plans, all milestones"), which
 // rewriting the percent alone would make contradict themselves.
 func progressFor(val string, v Values) (string, bool) {
-	_, s, e, ok := ownPercent(val)
+	_, s, e, counts, ok := ownPercent(val)
 	if !ok {
 		return "", false
 	}
@@ -515,7 +515,7 @@ func progressFor(val string, v Values) (string, bool) {
 		text       string
 	}
 	edits := []edit{{s, e, strconv.Itoa(v.Percent)}}
-	for _, c := range countsIn(val) {
+	for _, c := range counts {
 		var done, total int
 		switch {
 		case !v.CountsKnown:
@@ -541,22 +541,24 @@ func progressFor(val string, v Values) (string, bool) {
 	return out, out != val
 }
 
-// ownPercent is percentSpan for a percent of the scope gsd derives: none when the value has a
-// second percent or a count of something else beside it ("33% (1/3 Phase 2 plans done)").
-func ownPercent(val string) (n, start, end int, ok bool) {
+// ownPercent is percentSpan for a percent of the scope gsd derives, with the counts beside it:
+// none when the value has a second percent or a count of something else ("33% (1/3 Phase 2
+// plans done)").
+func ownPercent(val string) (n, start, end int, counts []count, ok bool) {
 	n, start, end, ok = percentSpan(val)
 	if !ok {
-		return 0, 0, 0, false
+		return 0, 0, 0, nil, false
 	}
 	if t, _ := percentAt(val[end+1:]); t >= 0 {
-		return 0, 0, 0, false
+		return 0, 0, 0, nil, false
 	}
-	for _, c := range countsIn(val) {
+	counts = countsIn(val)
+	for _, c := range counts {
 		if c.unit == "" {
-			return 0, 0, 0, false
+			return 0, 0, 0, nil, false
 		}
 	}
-	return n, start, end, true
+	return n, start, end, counts, true
 }
 
 // count is one "A/B" or "A of B" in a Progress value: the byte spans of A and B, and what it

@@ -180,10 +180,10 @@ func TestRewriteRules(t *testing.T) {
 		},
 		{
 			name:   "frontmatter: current_phase_name and current_plan follow current_phase",
-			in:     "---\ncurrent_phase: 01\ncurrent_phase_name: foundation\ncurrent_plan: 2\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3\n",
+			in:     "---\ncurrent_phase: 01\ncurrent_phase_name: foundation\ncurrent_plan: 1\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3\n",
 			v:      Values{Phase: "2", PhaseOf: 3, PhaseName: "API: v2", PlanNumber: 2, PlanDone: 1, PlanTotal: 3},
 			want:   "---\ncurrent_phase: 2\ncurrent_phase_name: \"API: v2\"\ncurrent_plan: 2\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 2 of 3\n",
-			fields: []string{"frontmatter", "frontmatter"},
+			fields: []string{"frontmatter", "frontmatter", "frontmatter"},
 		},
 		{
 			name:   "frontmatter: a phase that needs planning has no plan yet, as GSD writes it",
@@ -197,6 +197,27 @@ func TestRewriteRules(t *testing.T) {
 			in:     "---\ncurrent_phase: 2\ncurrent_plan: 1\nresume_plan: 02-01\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 3 of 3\n",
 			v:      Values{Phase: "2", PhaseOf: 3, PlanNumber: 3, PlanDone: 2, PlanTotal: 3},
 			want:   "---\ncurrent_phase: 2\ncurrent_plan: 3\nresume_plan: 02-01\n---\n" + cp + "Phase: 2 of 3 (API)\nPlan: 3 of 3\n",
+			fields: []string{"frontmatter"},
+		},
+		{
+			name:   "frontmatter: a current_phase of prose is rewritten whole, in its quotes",
+			in:     "---\ncurrent_phase: \"Phase 1 — Setup\"\n---\n" + cp + "Phase: 2 of 3 (API: v2)\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PhaseName: "API: v2"},
+			want:   "---\ncurrent_phase: \"Phase 2 — API: v2\"\n---\n" + cp + "Phase: 2 of 3 (API: v2)\n",
+			fields: []string{"frontmatter"},
+		},
+		{
+			name:   "frontmatter: unquoted prose gets quotes where YAML needs them",
+			in:     "---\ncurrent_phase: Phase 1 — Setup\n---\n" + cp + "Phase: 2 of 3\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PhaseName: "API: v2"},
+			want:   "---\ncurrent_phase: \"Phase 2 — API: v2\"\n---\n" + cp + "Phase: 2 of 3\n",
+			fields: []string{"frontmatter"},
+		},
+		{
+			name:   "frontmatter: a name that would need escaping is left out",
+			in:     "---\ncurrent_phase: Phase 1 — Setup\n---\n" + cp + "Phase: 2 of 3\n",
+			v:      Values{Phase: "2", PhaseOf: 3, PhaseName: `The "API"`},
+			want:   "---\ncurrent_phase: Phase 2\n---\n" + cp + "Phase: 2 of 3\n",
 			fields: []string{"frontmatter"},
 		},
 		{

@@ -107,11 +107,8 @@ func Parse(src string) *Doc {
 		// that sets the phase or the plan, rather than a second block appended below it.
 		for i := body; i < len(d.lines) && d.heading < 0; i++ {
 			if lv, title := d.headingAt(i); lv > 0 && isPositionAlias(title) {
-				for j, end := i+1, d.sectionEnd(i); j < end; j++ {
-					if f, _, _, ok := fieldAt(d.lines[j].text); ok && !d.fenced[j] && (f == "Phase" || f == "Plan") {
-						d.heading, d.start, d.end = i, i+1, end
-						break
-					}
+				if end := d.sectionEnd(i); d.setsPosition(i+1, end) {
+					d.heading, d.start, d.end = i, i+1, end
 				}
 			}
 		}
@@ -136,6 +133,16 @@ func Parse(src string) *Doc {
 		}
 	}
 	return d
+}
+
+// setsPosition reports whether lines [start, end) set the phase or the plan, outside code.
+func (d *Doc) setsPosition(start, end int) bool {
+	for j := start; j < end; j++ {
+		if f, _, _, ok := fieldAt(d.lines[j].text); ok && !d.fenced[j] && (f == "Phase" || f == "Plan") {
+			return true
+		}
+	}
+	return false
 }
 
 // headingAt returns the level and title of a Markdown heading at line i (0 when it is not one).
