@@ -152,7 +152,8 @@ func TestEveryWriterJournals(t *testing.T) {
 
 // TestRestoreChangesPairTasks: a restore's preview pairs each task of the snapshot with the
 // task it is in the session (by name, as carry-over pairs them), not with the task at its place:
-// with a task inserted before them, tasks C1 and C2 have not changed.
+// with a task C0 inserted before them, C1 and C2 are each compared with themselves (paired by
+// place, C1 would be compared with C0 and C2 with C1, and neither would show a change).
 func TestRestoreChangesPairTasks(t *testing.T) {
 	read := func(src string) *Session {
 		s := &Session{Path: "s.md"}

@@ -66,7 +66,7 @@ func TestProgressLocatesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// What one decision opens (through this wrapper a read is a Stat and an Open).
+	// What one decision opens.
 	once := &countingFS{FS: e.FS, opens: map[string]int{}}
 	if _, err := roadmap.Locate(once, e.PlanningDir); err != nil {
 		t.Fatal(err)

@@ -178,10 +178,7 @@ func TestPositionRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fsys := project()
-			for k, v := range tt.fsys {
-				fsys[k] = project(k, v)[k]
-			}
+			fsys := projectOf(tt.fsys)
 			pos, err := Locate(fsys, ".planning")
 			if err != nil {
 				t.Fatal(err)

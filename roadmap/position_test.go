@@ -20,6 +20,15 @@ func project(kv ...string) fstest.MapFS {
 	return m
 }
 
+// projectOf is project, from a map of path to text.
+func projectOf(files map[string]string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for k, v := range files {
+		m[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return m
+}
+
 const progressHeader = "| Phase | Plans Complete | Status | Completed |\n|---|---|---|---|\n"
 
 func TestLocate(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 
 // What the tests of package rootfs_test share with this package's own tests of the listing
 // cache: a short settling time, waiting for it, the skip on a file system it does not trust,
-// the size of directory it is for, and the caching FS (skipped without openat2).
+// growing a directory to the size it is for, and the caching FS (skipped without openat2).
 var (
-	ShortSettle     = shortSettle
-	Settle          = settle
-	OnTrustedFS     = onTrustedFS
-	CacheMinDirSize = cacheMinDirSize
-	OpenCachingT    = func(t *testing.T, root, cache string) fs.FS { return openCachingT(t, root, cache) }
+	ShortSettle  = shortSettle
+	Settle       = settle
+	OnTrustedFS  = onTrustedFS
+	GrowDir      = growDir
+	OpenCachingT = func(t *testing.T, root, cache string) fs.FS { return openCachingT(t, root, cache) }
 )

@@ -33,18 +33,27 @@ func bigDir(t *testing.T, root, name string) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	growDir(t, dir, func(i int) error {
+		return os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-a-phase-directory-named-at-length", i)), nil, 0o644)
+	})
+}
+
+// growDir adds entries to dir (entry i made by add) until it is large enough for the listing
+// cache, and returns how many it added; it fails the test when 20,000 do not make it so.
+func growDir(t *testing.T, dir string, add func(i int) error) int {
+	t.Helper()
 	for i := 0; ; i++ {
 		fi, err := os.Stat(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if fi.Size() >= cacheMinDirSize {
-			return
+			return i
 		}
 		if i == 20000 {
 			t.Fatalf("%s: still %d bytes after %d entries", dir, fi.Size(), i)
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-a-phase-directory-named-at-length", i)), nil, 0o644); err != nil {
+		if err := add(i); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -180,6 +189,10 @@ func TestListingCache(t *testing.T) {
 	}
 	settle()
 	check("after chtimes, settled")
+	// The listing with 0001-phase-x is the one cached: its removal is what must not hide.
+	if b, err := os.ReadFile(files[0]); err != nil || !bytes.Contains(b, []byte("0001-phase-x\x00")) {
+		t.Fatalf("the cache does not hold the listing with 0001-phase-x (err %v)", err)
+	}
 	if err := os.Remove(filepath.Join(dir, "0001-phase-x")); err != nil {
 		t.Fatal(err)
 	}

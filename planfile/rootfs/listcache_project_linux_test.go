@@ -17,24 +17,22 @@ func TestListingCacheProject(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	rootfs.OnTrustedFS(t, root)
 	phases := filepath.Join(root, ".planning", "phases")
-	write := func(name string) {
-		t.Helper()
+	write := func(name string) error {
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if err := os.WriteFile(name, []byte("<task>x</task>\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return os.WriteFile(name, []byte("<task>x</task>\n"), 0o644)
 	}
-	n := 0
-	for ; ; n++ {
-		if fi, err := os.Stat(phases); err == nil && fi.Size() >= int64(rootfs.CacheMinDirSize) {
-			break
-		}
-		d := filepath.Join(phases, fmt.Sprintf("%02d-a-finished-phase-of-the-project", n+1))
-		write(filepath.Join(d, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
-		write(filepath.Join(d, fmt.Sprintf("%02d-01-SUMMARY.md", n+1)))
+	if err := os.MkdirAll(phases, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	n := rootfs.GrowDir(t, phases, func(i int) error {
+		d := filepath.Join(phases, fmt.Sprintf("%02d-a-finished-phase-of-the-project", i+1))
+		if err := write(filepath.Join(d, fmt.Sprintf("%02d-01-PLAN.md", i+1))); err != nil {
+			return err
+		}
+		return write(filepath.Join(d, fmt.Sprintf("%02d-01-SUMMARY.md", i+1)))
+	})
 	fsys := rootfs.OpenCachingT(t, root, cache)
 	locate := func(want string) {
 		t.Helper()
@@ -62,7 +60,9 @@ func TestListingCacheProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	locate("needs planning: .planning/phases/" + filepath.Base(next))
-	write(filepath.Join(next, fmt.Sprintf("%02d-01-PLAN.md", n+1)))
+	if err := write(filepath.Join(next, fmt.Sprintf("%02d-01-PLAN.md", n+1))); err != nil {
+		t.Fatal(err)
+	}
 	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))
 	rootfs.Settle()
 	locate(fmt.Sprintf(".planning/phases/%02d-next/%02d-01-PLAN.md", n+1, n+1))

@@ -122,6 +122,16 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Percent: -1},
 		},
 		{
+			name: "a Next line naming a lettered phase",
+			in:   "## Current Position\n\nPhase: 16B of 17 — COMPLETE\nNext: /gsd:plan-phase 16C\n",
+			want: Declared{Phase: "16B", PhaseLine: 3, PhaseOf: 17, Complete: true, Next: "16C", NextLine: 4, Percent: -1},
+		},
+		{
+			name: "a percent of another scope is not the milestone's",
+			in:   "## Current Position\n\nPhase: 2 of 3\nProgress: [███░░░░░░░] 33% (1/3 Phase 2 plans done)\n",
+			want: Declared{Phase: "2", PhaseLine: 3, PhaseOf: 3, Percent: -1, PercentLine: 4},
+		},
+		{
 			name: "CRLF and a BOM",
 			in:   "\ufeff# State\r\n\r\n## Current Position\r\n\r\nPhase: 2 of 4 (Two)\r\nStatus: Phase 2 COMPLETE\r\nProgress: 50%",
 			want: Declared{Phase: "2", PhaseLine: 5, PhaseOf: 4, Complete: true, Percent: 50, PercentLine: 7},

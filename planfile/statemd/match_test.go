@@ -28,6 +28,7 @@ var matchSamples = []string{
 	"Phase:", "Phase 9", "07 of 9", "Phase 12.3.1 — Name", "**E73**", "\"07\"", "3rd", "12abc", "ABC12",
 	"[█████░░░░░] 50%", "97%", "1234%", "x5%y 60%", "100% done", "(a (b) c)", "((x))", "a(b", "(",
 	"Progress: 67% (v1.0 complete, v1.1 starting)", "phase\t12", "phase  3", "_phase 3", "plans_complete",
+	"Run /gsd:plan-phase 16C next", "Phase 16c — Billing", "plan-phase 16Cx", "**Phase 16C**", "16C", "16C.",
 }
 
 func checkMatchers(t *testing.T, s string) {
