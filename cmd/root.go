@@ -90,6 +90,7 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 		for _, w := range a.env.HistoryWarnings() {
 			a.warn("%s", w)
 		}
+		_ = a.env.Close() // stores what the listing cache learnt; a store that fails only costs speed
 	}
 	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
 		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
@@ -450,7 +451,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	return env, dir, err
 }
 
-// listingCache is where the listings of large directories are cached: GSD_CACHE/listings, else
+// listingCache is where directory listings are cached: GSD_CACHE/listings, else
 // gsd/listings in the user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME, else
 // ~/.cache); "" for none (GSD_CACHE=off, or no cache directory).
 func (a *app) listingCache() (string, error) {

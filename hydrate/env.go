@@ -48,8 +48,8 @@ type Config struct {
 	// (config.ReadEnvironment, which the caller runs first: a bad value is a usage error).
 	Environment config.Environment
 	History     History // the session journal and snapshots (history.go)
-	// ListingCache is the directory where the listings of large directories (phases/ on a
-	// project of hundreds of phases) are cached; "" for none (see rootfs.OpenCaching).
+	// ListingCache is the directory where directory listings (phases/ and the phase
+	// directories) are cached; "" for none (see rootfs.OpenCaching).
 	ListingCache string
 }
 
@@ -107,8 +107,9 @@ func Open(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Close releases what Open holds (the project directory's descriptor). A command that exits
-// need not call it; a server that opens the project on every call must.
+// Close stores the directory listings the run learnt in the listing cache and releases what
+// Open holds (the project directory's descriptors). A command that exits without it leaves
+// the cache as it found it; a server that opens the project on every call must call it.
 func (e *Env) Close() error { return rootfs.Close(e.FS) }
 
 // open is Open's second half, on the opened project.

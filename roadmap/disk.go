@@ -225,10 +225,11 @@ func listDir(fsys fs.FS, dir string) ([]string, error) {
 	return listWith(rootfs.ReadDirNames, fsys, dir)
 }
 
-// listPhasesDir is listDir for a directory of phase directories, the largest gsd lists on a
-// project of hundreds of phases: it goes through the listing cache (rootfs.ReadBigDirNames).
+// listPhasesDir is listDir for a directory of directories (phases/, quick/): it goes through
+// the listing cache (rootfs.ReadCachedDirNames), and so do the listings of its subdirectories
+// that follow.
 func listPhasesDir(fsys fs.FS, dir string) ([]string, error) {
-	return listWith(rootfs.ReadBigDirNames, fsys, dir)
+	return listWith(rootfs.ReadCachedDirNames, fsys, dir)
 }
 
 func listWith(list func(fs.FS, string) ([]string, error), fsys fs.FS, dir string) ([]string, error) {

@@ -371,7 +371,7 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 // whose name ends in SUMMARY.md.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	names, err := listDir(fsys, dir)
+	names, err := listPhasesDir(fsys, dir) // each task's directory then comes from the cache
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
@@ -382,15 +382,6 @@ func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	out := make([]QuickTask, 0, len(names))
 	for _, name := range names {
 		d := dir + "/" + name
-		// GSD names a task's summary after the task's number, the first word of its directory
-		// ("001-SUMMARY.md" in "001-add-login"): when that file is there, the task is done
-		// without listing its directory, which costs twice as much as looking the name up.
-		if id, _, _ := strings.Cut(name, "-"); id != "" {
-			if _, err := fs.Stat(fsys, d+"/"+id+"-SUMMARY.md"); err == nil {
-				out = append(out, QuickTask{Dir: d, Done: true})
-				continue
-			}
-		}
 		files, err := listDir(fsys, d)
 		if errors.Is(err, errNotDir) {
 			continue // a file beside the task directories

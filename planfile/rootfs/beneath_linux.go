@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -12,7 +13,10 @@ import (
 // beneath is a directory whose names are opened with openat2(RESOLVE_BENEATH).
 type beneath struct {
 	dirfd    int
-	cacheDir string // where large directories' listings are cached; "" for none
+	cacheDir string // where directories' listings are cached; "" for none
+
+	mu     sync.Mutex
+	cached map[string]*cachedDir // the directories listed through the cache, by name
 }
 
 var how = unix.OpenHow{
@@ -55,8 +59,18 @@ func (b *beneath) openat2(name string, flags uint64) (int, error) {
 	}
 }
 
-// Close closes the directory's descriptor.
-func (b *beneath) Close() error { return unix.Close(b.dirfd) }
+// Close stores the listings the cache learnt and closes the directory's descriptor.
+func (b *beneath) Close() error {
+	b.closeCached()
+	b.mu.Lock()
+	fd := b.dirfd
+	b.dirfd = -1
+	b.mu.Unlock()
+	if fd < 0 {
+		return os.ErrClosed
+	}
+	return unix.Close(fd)
+}
 
 // Open opens name for reading. A FIFO blocks, as with os.Open: callers Stat first (or use
 // ReadFile, which never blocks).

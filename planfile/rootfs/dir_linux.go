@@ -34,8 +34,12 @@ var (
 const maxDirent = (nameOff + 256 + 7) &^ 7
 
 // readDirNames is ReadDirNames on the descriptor itself. The names share one string: a
-// directory of a thousand plans costs a few allocations, not a thousand.
+// directory of a thousand plans costs a few allocations, not a thousand. A subdirectory of a
+// directory listed through the cache is listed through it too.
 func (b *beneath) readDirNames(name string) ([]string, error) {
+	if names, ok := b.cachedSubdir(name); ok {
+		return names, nil
+	}
 	fd, err := b.openDir(name, ErrNotDir)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,11 +60,12 @@ func growDir(t *testing.T, dir string, add func(i int) error) int {
 	}
 }
 
-// osNames is the listing as package os gives it, sorted; none for a directory that is not there.
+// osNames is the listing as package os gives it, sorted; none for a directory that is not there
+// or not a directory.
 func osNames(t *testing.T, dir string) []string {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
 		return nil
 	}
 	if err != nil {
@@ -73,6 +75,37 @@ func osNames(t *testing.T, dir string) []string {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
+	return names
+}
+
+// run lists dir through the cache of a newly opened FS, then each of dir's subdirectories
+// named in subs, and closes the FS (storing what it learnt), as one gsd process does. It
+// returns what each listing gave, by name ("" for dir itself); an error is a missing entry.
+func run(t *testing.T, root, cache, dir string, subs ...string) map[string][]string {
+	t.Helper()
+	fsys := openCachingT(t, root, cache)
+	got := map[string][]string{}
+	names, err := ReadCachedDirNames(fsys, dir)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	got[""] = names
+	for _, sub := range subs {
+		names, err := ReadDirNames(fsys, dir+"/"+sub)
+		if err == nil {
+			got[sub] = names
+		}
+	}
+	if err := fsys.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// sorted returns names sorted, for comparing listings.
+func sorted(names []string) []string {
+	names = slices.Clone(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -117,15 +150,10 @@ func TestListingCache(t *testing.T) {
 	root, cache := t.TempDir(), t.TempDir()
 	onTrustedFS(t, root)
 	bigDir(t, root, "phases")
-	fsys := openCachingT(t, root, cache)
 	dir := filepath.Join(root, "phases")
 	check := func(when string) {
 		t.Helper()
-		got, err := ReadBigDirNames(fsys, "phases")
-		if err != nil {
-			t.Fatalf("%s: %v", when, err)
-		}
-		slices.Sort(got)
+		got := sorted(run(t, root, cache, "phases")[""])
 		if want := osNames(t, dir); !slices.Equal(got, want) {
 			t.Fatalf("%s: %d names, want %d (first difference near %q)", when, len(got), len(want), firstDiff(got, want))
 		}
@@ -160,9 +188,8 @@ func TestListingCache(t *testing.T) {
 	if err := os.WriteFile(files[0], planted, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadBigDirNames(fsys, "phases")
-	if err != nil || !slices.Contains(got, "planted") {
-		t.Fatalf("the listing did not come from the cache (err %v)", err)
+	if got := run(t, root, cache, "phases")[""]; !slices.Contains(got, "planted") {
+		t.Fatal("the listing did not come from the cache")
 	}
 
 	// Any change to the directory's entries, at once, is seen (and the planted name is gone).
@@ -208,7 +235,7 @@ func TestListingCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, torn := range [][]byte{b[:len(b)/2], b[:len(b)-1], nil, []byte("gsd listing 1\n"), append(slices.Clone(b), "extra\x00"...)} {
+	for _, torn := range [][]byte{b[:len(b)/2], b[:len(b)-1], nil, []byte(cacheMagic), []byte("gsd listing 1\n" + string(b[len(cacheMagic):])), append(slices.Clone(b), "extra\x00"...)} {
 		if err := os.WriteFile(files[0], torn, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +249,131 @@ func TestListingCache(t *testing.T) {
 	}
 }
 
-// A small directory is listed and never stored; a cache directory that cannot be written only
+// The subdirectories of a directory listed through the cache are listed through it too: each
+// from the cache while it is unchanged, and listed afresh, at once, after any change.
+func TestListingCacheSubdirs(t *testing.T) {
+	shortSettle(t)
+	root, cache := t.TempDir(), t.TempDir()
+	onTrustedFS(t, root)
+	phases := filepath.Join(root, "phases")
+	for _, f := range []string{"01-a/01-01-PLAN.md", "01-a/01-01-SUMMARY.md", "02-b/02-01-PLAN.md", "notes.md"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(phases, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(phases, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("01-a", filepath.Join(phases, "03-link")); err != nil {
+		t.Fatal(err)
+	}
+	subs := []string{"01-a", "02-b", "03-link", "notes.md", "missing"}
+	check := func(when string) map[string][]string {
+		t.Helper()
+		got := run(t, root, cache, "phases", subs...)
+		for _, sub := range append([]string{""}, subs...) {
+			if want := osNames(t, filepath.Join(phases, sub)); !slices.Equal(sorted(got[sub]), want) {
+				t.Fatalf("%s: %q lists %q, want %q", when, sub, sorted(got[sub]), want)
+			}
+		}
+		return got
+	}
+	stored := func() string {
+		t.Helper()
+		files := cacheFiles(t, cache)
+		if len(files) != 1 {
+			t.Fatalf("cache files: %v, want one", files)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	// Unsettled: listed, nothing stored.
+	short := settleTime
+	settleTime = time.Hour
+	check("unsettled")
+	if files := cacheFiles(t, cache); len(files) != 0 {
+		t.Fatalf("stored listings changed less than %v ago: %v", settleTime, files)
+	}
+	settleTime = short
+	settle()
+	check("settled")
+	b := stored()
+	for _, want := range []string{"01-a\x00", "02-b\x00", "01-01-SUMMARY.md\x00", "02-01-PLAN.md\x00"} {
+		if !strings.Contains(b, want) {
+			t.Fatalf("the cache file lacks %q:\n%q", want, b)
+		}
+	}
+	if strings.Contains(b, "03-link\x00"+strings.Fields(b[len(cacheMagic):])[0]) {
+		t.Fatalf("a symlink's target was cached as a subdirectory:\n%q", b)
+	}
+
+	// A name planted in 01-a's cached listing is what 01-a lists: it comes from the cache. A
+	// subdirectory listed without its parent through the cache is listed.
+	planted := strings.Replace(b, "01-01-SUMMARY.md\x00", "01-09-PLANTED.md\x00", 1)
+	if err := os.WriteFile(cacheFiles(t, cache)[0], []byte(planted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, root, cache, "phases", "01-a")["01-a"]; !slices.Contains(got, "01-09-PLANTED.md") {
+		t.Fatalf("01-a lists %q: not from the cache", got)
+	}
+	fsys := openCachingT(t, root, cache)
+	if got, err := ReadDirNames(fsys, "phases/01-a"); err != nil || slices.Contains(got, "01-09-PLANTED.md") {
+		t.Fatalf("01-a alone lists %q, %v: from the cache", got, err)
+	}
+	if _, err := ReadCachedDirNames(fsys, "phases"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadDirNames(fsys, "phases/.."); err == nil {
+		t.Fatal(`"phases/.." listed`)
+	}
+	fsys.Close()
+	if err := os.WriteFile(cacheFiles(t, cache)[0], []byte(b), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// Each change is seen at once: a file added to 02-b, one removed from 01-a (with its times
+	// set back), a new phase directory; then 02-b removed, which leaves the cache when it is
+	// stored again.
+	if err := os.WriteFile(filepath.Join(phases, "02-b", "02-01-SUMMARY.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("after a create")
+	if err := os.Remove(filepath.Join(phases, "01-a", "01-01-SUMMARY.md")); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(phases, "01-a"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	check("after a remove hidden by chtimes")
+	if err := os.Mkdir(filepath.Join(phases, "04-d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	subs = append(subs, "04-d")
+	check("after a mkdir")
+	settle()
+	check("settled again")
+	if b := stored(); !strings.Contains(b, "04-d\x00") || !strings.Contains(b, "02-01-SUMMARY.md\x00") || strings.Contains(b, "01-01-SUMMARY.md\x00") {
+		t.Fatalf("the cache file after the changes:\n%q", b)
+	}
+	if err := os.RemoveAll(filepath.Join(phases, "02-b")); err != nil {
+		t.Fatal(err)
+	}
+	if got := check("after a rmdir"); got["02-b"] != nil {
+		t.Fatalf("02-b, removed, lists %q", got["02-b"])
+	}
+	settle()
+	check("settled after the rmdir")
+	if b := stored(); strings.Contains(b, "02-b\x00") {
+		t.Fatalf("the cache file still holds 02-b:\n%q", b)
+	}
+}
+
+// A small directory whose subdirectories are not listed is never stored; a cache directory that cannot be written only
 // makes listings slower; errors are ReadDirNames'.
 func TestListingCacheBounds(t *testing.T) {
 	shortSettle(t)
@@ -241,22 +392,18 @@ func TestListingCacheBounds(t *testing.T) {
 	}
 	settle()
 	for _, cache := range []string{t.TempDir(), notADir} {
-		fsys := openCachingT(t, root, cache)
 		for _, dir := range []string{"small", "big"} {
-			got, err := ReadBigDirNames(fsys, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slices.Sort(got)
+			got := sorted(run(t, root, cache, dir)[""])
 			if want := osNames(t, filepath.Join(root, dir)); !slices.Equal(got, want) {
 				t.Errorf("cache %s: %s: %d names, want %d", cache, dir, len(got), len(want))
 			}
 		}
-		if _, err := ReadBigDirNames(fsys, "file"); !errors.Is(err, ErrNotDir) {
-			t.Errorf("ReadBigDirNames(a file): %v", err)
+		fsys := openCachingT(t, root, cache)
+		if _, err := ReadCachedDirNames(fsys, "file"); !errors.Is(err, ErrNotDir) {
+			t.Errorf("ReadCachedDirNames(a file): %v", err)
 		}
-		if _, err := ReadBigDirNames(fsys, "missing"); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("ReadBigDirNames(missing): %v", err)
+		if _, err := ReadCachedDirNames(fsys, "missing"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("ReadCachedDirNames(missing): %v", err)
 		}
 		if cache != notADir {
 			if files := cacheFiles(t, cache); len(files) != 1 {
@@ -293,9 +440,7 @@ func TestListingCachePrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle()
-	if _, err := ReadBigDirNames(openCachingT(t, root, cache), "phases"); err != nil {
-		t.Fatal(err)
-	}
+	run(t, root, cache, "phases")
 	kept := osNames(t, cache)
 	var st unix.Stat_t
 	if err := unix.Stat(filepath.Join(root, "phases"), &st); err != nil {
@@ -329,34 +474,40 @@ func firstDiff(a, b []string) string {
 	return ""
 }
 
-// A cache file of any bytes is a listing that matches or none: never a panic, an empty name or
-// one with a NUL, or a count other than the header's.
-func FuzzLoadListing(f *testing.F) {
-	st := unix.Stat_t{Dev: 65024, Ino: 77, Size: 36864, Ctim: unix.Timespec{Sec: 1795393244, Nsec: 5}, Mtim: unix.Timespec{Sec: 1795393244, Nsec: 5}}
-	good := append(appendHeader([]byte(cacheMagic), &st, 2), "\n01-a\x0002-b\x00"...)
-	f.Add(good)
-	f.Add(good[:len(good)-1])
-	f.Add(append(appendHeader([]byte(cacheMagic), &st, 0), '\n'))
-	f.Add([]byte(cacheMagic + "65024 77 36864 1795393244 5 1795393244 5 99999999999999999999\n"))
-	f.Add([]byte(cacheMagic + "65024 77 36864 1795393244 5 1795393244 5 -1\n"))
-	file := filepath.Join(f.TempDir(), "listing")
+// A cache file of any bytes is listings or none: never a panic, an empty name or one with a
+// NUL, and only what storeListings would write for them.
+func FuzzParseListings(f *testing.F) {
+	key := "65024 77 36864 1795393244 5 1795393244 5"
+	good := cacheMagic + key + " 2\n01-a\x0002-b\x00" + "01-a\x00" + key + " 1\n01-01-PLAN.md\x00" + "02-b\x00" + key + " 0\n"
+	f.Add([]byte(good))
+	f.Add([]byte(good[:len(good)-1]))
+	f.Add([]byte(cacheMagic + "-\n" + "01-a\x00" + key + " 1\nx\x00"))
+	f.Add([]byte(cacheMagic + key + " 0\n"))
+	f.Add([]byte(cacheMagic + key + " 99999999999999999999\n"))
+	f.Add([]byte(cacheMagic + key + " -1\n"))
+	f.Add([]byte(cacheMagic + "-\n" + "b\x00" + key + " 0\n" + "a\x00" + key + " 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := os.WriteFile(file, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		names, ok := loadListing(file, &st)
+		own, kids, ok := parseListings(b)
 		if !ok {
 			return
 		}
-		want := append(appendHeader([]byte(cacheMagic), &st, len(names)), '\n')
-		for _, n := range names {
-			if n == "" || strings.IndexByte(n, 0) >= 0 {
-				t.Fatalf("name %q", n)
+		for _, l := range append(slices.Collect(maps.Values(kids)), own) {
+			if l == nil {
+				continue
 			}
-			want = append(append(want, n...), 0)
+			for _, n := range l.list() {
+				if n == "" || strings.IndexByte(n, 0) >= 0 {
+					t.Fatalf("name %q", n)
+				}
+			}
 		}
-		if !bytes.Equal(want, b) {
-			t.Fatalf("loaded %q from %q", names, b)
+		for k := range kids {
+			if k == "" || strings.ContainsAny(k, "/\x00") {
+				t.Fatalf("subdirectory %q", k)
+			}
+		}
+		if back := appendListings(nil, own, kids); !bytes.Equal(back, b) {
+			t.Fatalf("parsed %q, which is written %q", b, back)
 		}
 	})
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
-// On a project of hundreds of phases, phases/ is listed through the cache; a phase directory
-// made, or a plan added, is part of the next position at once.
+// On a project of hundreds of phases, phases/ and the phase directories are listed through the
+// cache; a phase directory made, or a plan added to one whose listing is cached, is part of the
+// next position at once.
 func TestListingCacheProject(t *testing.T) {
 	rootfs.ShortSettle(t)
 	root, cache := t.TempDir(), t.TempDir()
@@ -33,11 +34,14 @@ func TestListingCacheProject(t *testing.T) {
 		}
 		return write(filepath.Join(d, fmt.Sprintf("%02d-01-SUMMARY.md", i+1)))
 	})
-	fsys := rootfs.OpenCachingT(t, root, cache)
-	locate := func(want string) {
+	locate := func(want string) { // as one gsd process: the cache read, then stored at Close
 		t.Helper()
+		fsys := rootfs.OpenCachingT(t, root, cache)
 		pos, err := roadmap.Locate(fsys, ".planning")
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rootfs.Close(fsys); err != nil {
 			t.Fatal(err)
 		}
 		got := "finished"
@@ -60,6 +64,8 @@ func TestListingCacheProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	locate("needs planning: .planning/phases/" + filepath.Base(next))
+	rootfs.Settle()
+	locate("needs planning: .planning/phases/" + filepath.Base(next)) // its empty listing cached
 	if err := write(filepath.Join(next, fmt.Sprintf("%02d-01-PLAN.md", n+1))); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ type fileReader interface {
 // dirNamesReader is an FS that lists directories itself (the openat2 FS).
 type dirNamesReader interface {
 	readDirNames(name string) ([]string, error)
-	readBigDirNames(name string) ([]string, error)
+	readCachedDirNames(name string) ([]string, error)
 }
 
 // ReadFile reads the regular file name, of at most limit bytes. It reads nothing else: a named
@@ -136,12 +136,14 @@ func ReadDirNames(fsys fs.FS, name string) ([]string, error) {
 	return readDirNamesFS(fsys, name)
 }
 
-// ReadBigDirNames is ReadDirNames for a directory that may hold hundreds of entries (a
-// project's phases, a user's archived sessions). On an FS from OpenCaching, a large directory's
-// names come from the listing cache while the directory is unchanged since they were cached.
-func ReadBigDirNames(fsys fs.FS, name string) ([]string, error) {
+// ReadCachedDirNames is ReadDirNames for a directory of directories (a project's phases, its
+// quick tasks) or of hundreds of entries (a user's archived sessions). On an FS from
+// OpenCaching, its names, and those of each of its subdirectories that ReadDirNames lists
+// afterwards, come from the listing cache while each directory is unchanged since it was
+// cached; what was learnt is stored when the FS is closed (Close).
+func ReadCachedDirNames(fsys fs.FS, name string) ([]string, error) {
 	if r, ok := fsys.(dirNamesReader); ok {
-		return r.readBigDirNames(name)
+		return r.readCachedDirNames(name)
 	}
 	return readDirNamesFS(fsys, name)
 }

@@ -26,9 +26,9 @@ var ErrEscapes = errors.New("path escapes from parent")
 // Open returns dir as a confined fs.FS.
 func Open(dir string) (fs.FS, error) { return OpenCaching(dir, "") }
 
-// OpenCaching is Open with a listing cache in cacheDir ("" for none): ReadBigDirNames takes a
-// large directory's names from it while the directory is unchanged. The cache is Linux's; on
-// other systems cacheDir is not used.
+// OpenCaching is Open with a listing cache in cacheDir ("" for none): ReadCachedDirNames takes
+// directories' names from it while they are unchanged, and Close stores what it learnt. The
+// cache is Linux's; on other systems cacheDir is not used.
 func OpenCaching(dir, cacheDir string) (fs.FS, error) {
 	if fsys, ok, err := openBeneath(dir, cacheDir); ok || err != nil {
 		return fsys, err
@@ -40,8 +40,9 @@ func OpenCaching(dir, cacheDir string) (fs.FS, error) {
 	return &rootFS{FS: r.FS(), root: r}, nil
 }
 
-// Close releases the directory descriptor behind an FS that Open returned; for another fs.FS
-// it does nothing. A process that opens many projects (gsd mcp, on every call) must close each.
+// Close stores the listings an FS from OpenCaching learnt and releases the directory
+// descriptors behind an FS that Open returned; for another fs.FS it does nothing. A process
+// that opens many projects (gsd mcp, on every call) must close each.
 func Close(fsys fs.FS) error {
 	if c, ok := fsys.(io.Closer); ok {
 		return c.Close()
