@@ -23,7 +23,8 @@ func (a *app) newProgressCmd() *cobra.Command {
 		Long: `Progress reads ROADMAP.md, STATE.md, every phase directory and every user's session, and
 reports the current milestone, its progress (counted as GSD counts it), one line per phase, the
 current phase and its active plan, each session, and every problem found
-(file:line: severity: message). --all shows every milestone's phases.
+(file:line: severity: message). --all shows every milestone's phases. It reads every session
+alike, so it does not work out who runs it (--user, GSD_USER).
 
 With --explain, it also prints the evidence the position rests on, one file:line each: the
 milestone, the phase and the plan, and which rule of the position model chose them.
@@ -36,7 +37,7 @@ $GITHUB_STEP_SUMMARY.`,
   gsd progress --check             # in CI`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			env, _, err := a.open()
+			env, _, err := a.openAnyone()
 			if err != nil {
 				return err
 			}

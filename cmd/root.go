@@ -424,7 +424,13 @@ func (a *app) identityEnv(dir string) identity.Sources {
 }
 
 // open finds the project and the user.
-func (a *app) open() (*hydrate.Env, string, error) {
+func (a *app) open() (*hydrate.Env, string, error) { return a.openFor(true) }
+
+// openAnyone is open for a command that acts for no one user (progress reads every user's
+// session alike): who runs it is not resolved, so a GSD_USER it would refuse does not stop it.
+func (a *app) openAnyone() (*hydrate.Env, string, error) { return a.openFor(false) }
+
+func (a *app) openFor(user bool) (*hydrate.Env, string, error) {
 	dir, err := a.workDir()
 	if err != nil {
 		return nil, "", err
@@ -440,6 +446,7 @@ func (a *app) open() (*hydrate.Env, string, error) {
 	env, err := hydrate.Open(hydrate.Config{
 		Dir:          dir,
 		Identity:     a.identityEnv(dir),
+		NoUser:       !user,
 		Workstream:   a.getenv("GSD_WORKSTREAM"),
 		Now:          a.now,
 		LockTimeout:  a.lockDefault,

@@ -37,9 +37,12 @@ const SessionFileName = "current-plan.md"
 
 // Config is what the caller knows about the invocation.
 type Config struct {
-	Dir        string           // where to start looking for the project (absolute)
-	Identity   identity.Sources // identity sources; its Dir is set to Dir when empty
-	Workstream string           // GSD_WORKSTREAM, "" if unset
+	Dir      string           // where to start looking for the project (absolute)
+	Identity identity.Sources // identity sources; its Dir is set to Dir when empty
+	// NoUser opens the project for no one user (progress reads every user's session alike):
+	// the user is not resolved, and Env.User is empty.
+	NoUser     bool
+	Workstream string // GSD_WORKSTREAM, "" if unset
 	Now        func() time.Time
 	// LockTimeout is how long a write waits for another gsd process: over the config file's
 	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
@@ -118,9 +121,12 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	if idEnv.Dir == "" {
 		idEnv.Dir = cfg.Dir
 	}
-	id, err := identity.Resolve(idEnv)
-	if err != nil {
-		return nil, err
+	var id identity.Identity
+	if !cfg.NoUser {
+		var err error
+		if id, err = identity.Resolve(idEnv); err != nil {
+			return nil, err
+		}
 	}
 	pdir, err := roadmap.PlanningDir(fsys, cfg.Workstream)
 	if err != nil {
