@@ -78,6 +78,22 @@ func osNames(t *testing.T, dir string) []string {
 	return names
 }
 
+// settledOnly runs check within the settling time of the last change (an hour here, so that a
+// stalled test machine cannot make it settled) and asserts that nothing was stored; then after
+// settling.
+func settledOnly(t *testing.T, cache string, check func(when string)) {
+	t.Helper()
+	short := settleTime
+	settleTime = time.Hour
+	check("unsettled")
+	if files := cacheFiles(t, cache); len(files) != 0 {
+		t.Fatalf("stored listings changed less than %v ago: %v", settleTime, files)
+	}
+	settleTime = short
+	settle()
+	check("settled")
+}
+
 // run lists dir through the cache of a newly opened FS, then each of dir's subdirectories
 // named in subs, and closes the FS (storing what it learnt), as one gsd process does. It
 // returns what each listing gave, by name ("" for dir itself); an error is a missing entry.
@@ -159,17 +175,7 @@ func TestListingCache(t *testing.T) {
 		}
 	}
 
-	// Listed within the settling time of its last change: listed, not stored. (An hour here, so
-	// that a stalled test machine cannot make the directory settled.)
-	short := settleTime
-	settleTime = time.Hour
-	check("unsettled")
-	if files := cacheFiles(t, cache); len(files) != 0 {
-		t.Fatalf("stored the listing of a directory changed less than %v ago: %v", settleTime, files)
-	}
-	settleTime = short
-	settle()
-	check("settled")
+	settledOnly(t, cache, check)
 	files := cacheFiles(t, cache)
 	if len(files) != 1 {
 		t.Fatalf("cache files after a settled listing: %v", files)
@@ -291,16 +297,7 @@ func TestListingCacheSubdirs(t *testing.T) {
 		return string(b)
 	}
 
-	// Unsettled: listed, nothing stored.
-	short := settleTime
-	settleTime = time.Hour
-	check("unsettled")
-	if files := cacheFiles(t, cache); len(files) != 0 {
-		t.Fatalf("stored listings changed less than %v ago: %v", settleTime, files)
-	}
-	settleTime = short
-	settle()
-	check("settled")
+	settledOnly(t, cache, func(when string) { check(when) })
 	b := stored()
 	for _, want := range []string{"01-a\x00", "02-b\x00", "01-01-SUMMARY.md\x00", "02-01-PLAN.md\x00"} {
 		if !strings.Contains(b, want) {
