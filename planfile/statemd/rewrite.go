@@ -25,7 +25,9 @@ type Values struct {
 	Percent      int // the percent of plans complete, scoped as the caller scopes it (GSD: the current milestone)
 	PercentKnown bool
 
-	// The frontmatter's progress map, written only when CountsKnown.
+	// The frontmatter's progress map, written only when CountsKnown; a Progress line that
+	// carries counts ("2/5 plans (40%)") is rewritten only when both are known, since its
+	// percent alone rewritten would contradict them.
 	TotalPhases, CompletedPhases, TotalPlans, CompletedPlans int
 	CountsKnown                                              bool
 }
