@@ -155,7 +155,7 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 // (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
 // scanned.
 func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
-	names, err := listPhasesDir(fsys, dir)
+	names, err := listCachedDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
@@ -225,10 +225,10 @@ func listDir(fsys fs.FS, dir string) ([]string, error) {
 	return listWith(rootfs.ReadDirNames, fsys, dir)
 }
 
-// listPhasesDir is listDir for a directory of directories (phases/, quick/): it goes through
+// listCachedDir is listDir for a directory of directories (phases/, quick/): it goes through
 // the listing cache (rootfs.ReadCachedDirNames), and so do the listings of its subdirectories
 // that follow.
-func listPhasesDir(fsys fs.FS, dir string) ([]string, error) {
+func listCachedDir(fsys fs.FS, dir string) ([]string, error) {
 	return listWith(rootfs.ReadCachedDirNames, fsys, dir)
 }
 

@@ -371,7 +371,7 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 // whose name ends in SUMMARY.md.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	names, err := listPhasesDir(fsys, dir) // each task's directory then comes from the cache
+	names, err := listCachedDir(fsys, dir) // each task's directory then comes from the cache
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}

@@ -119,21 +119,17 @@ func (b *beneath) readCachedDirNames(name string) ([]string, error) {
 	}
 	d := &cachedDir{fd: fd, dev: uint64(st.Dev), large: st.Size >= cacheMinDirSize, file: filepath.Join(b.cacheDir, cacheName(&st))}
 	d.own, d.kids = loadListings(d.file)
-	if d.own != nil && d.own.key == statKey(&st) {
+	if d.own != nil && sameKey(d.own.key, &st) {
 		d.names = d.own.list()
 	} else {
-		// The listing begins now: a change after the fstat above, before or during it, moves the
-		// ctime, which the fstat after it then shows.
-		begun := time.Now()
-		if d.names, err = listNames(fd, name); err != nil {
+		l, err := listSettled(fd, name, &st)
+		if err != nil {
 			unix.Close(fd)
 			return nil, err
 		}
-		d.own = nil
-		var after unix.Stat_t
-		if fstat(fd, &after) == nil && sameDir(&st, &after) && settled(&st, begun) {
-			d.own = &listing{key: statKey(&st), names: d.names}
-			d.dirty = true
+		d.names, d.own = l.names, nil
+		if l.key != "" {
+			d.own, d.dirty = l, true
 		}
 	}
 	if d.kids == nil {
@@ -168,7 +164,7 @@ func (b *beneath) cachedSubdir(name string) (names []string, ok bool) {
 	if fstatat(d.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || uint64(st.Dev) != d.dev {
 		return nil, false
 	}
-	if k := d.kids[base]; k != nil && k.key == statKey(&st) {
+	if k := d.kids[base]; k != nil && sameKey(k.key, &st) {
 		return k.list(), true
 	}
 	// One name, not a symlink, beneath a directory opened beneath the root: it cannot leave it.
@@ -177,17 +173,33 @@ func (b *beneath) cachedSubdir(name string) (names []string, ok bool) {
 		return nil, false
 	}
 	defer unix.Close(fd)
-	begun := time.Now()
-	names, err = listNames(fd, name)
+	l, err := listSettled(fd, name, &st)
 	if err != nil {
-		return nil, false
+		return nil, false // listed again as any directory is, which says what is wrong
 	}
+	if l.key != "" {
+		d.kids[base], d.dirty = l, true
+	}
+	return l.names, true
+}
+
+// listSettled lists the directory open at fd, which st (taken before) describes. The listing's
+// key is st's when it may be stored: the directory was the same after the listing and its last
+// change had settled before it began; "" otherwise.
+func listSettled(fd int, name string, st *unix.Stat_t) (*listing, error) {
+	// The listing begins now: a change after st was taken, before or during the listing, moves
+	// the ctime, which the fstat after it then shows.
+	begun := time.Now()
+	names, err := listNames(fd, name)
+	if err != nil {
+		return nil, err
+	}
+	l := &listing{names: names}
 	var after unix.Stat_t
-	if fstat(fd, &after) == nil && sameDir(&st, &after) && settled(&st, begun) {
-		d.kids[base] = &listing{key: statKey(&st), names: names}
-		d.dirty = true
+	if fstat(fd, &after) == nil && sameDir(st, &after) && settled(st, begun) {
+		l.key = statKey(st)
 	}
-	return names, true
+	return l, nil
 }
 
 // closeCached stores what the directories listed through the cache learnt, and closes them.
@@ -289,9 +301,18 @@ func sameDir(a, b *unix.Stat_t) bool {
 
 // statKey is what identifies a directory and its state in a listing's line: its device, inode,
 // size, ctime and mtime.
-func statKey(st *unix.Stat_t) string {
+func statKey(st *unix.Stat_t) string { return string(appendStatKey(make([]byte, 0, 96), st)) }
+
+// sameKey reports whether st gives key, without building a string: it is asked for every
+// subdirectory of every run.
+func sameKey(key string, st *unix.Stat_t) bool {
+	var buf [96]byte
+	return string(appendStatKey(buf[:0], st)) == key
+}
+
+func appendStatKey(b []byte, st *unix.Stat_t) []byte {
 	// int64 of each field: their types differ between architectures.
-	return string(appendNumbers(make([]byte, 0, 96), int64(st.Dev), int64(st.Ino), int64(st.Size), int64(st.Ctim.Sec), int64(st.Ctim.Nsec), int64(st.Mtim.Sec), int64(st.Mtim.Nsec)))
+	return appendNumbers(b, int64(st.Dev), int64(st.Ino), int64(st.Size), int64(st.Ctim.Sec), int64(st.Ctim.Nsec), int64(st.Mtim.Sec), int64(st.Mtim.Nsec))
 }
 
 // appendNumbers appends vs in decimal (as unsigned), separated by spaces.
@@ -450,7 +471,7 @@ func storeListings(dir, file string, own *listing, kids map[string]*listing) {
 
 // pruneListings removes the files of the cache directory dir not written for cacheMaxAge: the
 // listings of directories that are gone, and the temporary files of writes a crash cut short. It
-// runs after a store, which is rare (once per settled change of a large directory), so that the
+// runs after a store, which is rare (once per settled change of a phase directory), so that the
 // cache stays the size of what is in use without a listing of it on every run. Only the cache's
 // own names ("<dev>-<ino>", and that followed by a temporary file's suffix) are removed.
 func pruneListings(dir string, now time.Time) {
@@ -468,7 +489,7 @@ func pruneListings(dir string, now time.Time) {
 	}
 }
 
-// isCacheName reports whether name is one storeListing writes: "<dev>-<ino>", or that and a
+// isCacheName reports whether name is one storeListings writes: "<dev>-<ino>", or that and a
 // dot and a temporary file's suffix.
 func isCacheName(name string) bool {
 	name, _, _ = strings.Cut(name, ".")
