@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 			}
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", "")
+			e.Setenv("XDG_CACHE_HOME", "") // gsd's cache is $HOME/.cache/gsd, in the script's directory
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			e.Setenv("GSD_USER", "")
 			e.Setenv("GSD_WORKSTREAM", "")
@@ -54,6 +55,8 @@ func TestScripts(t *testing.T) {
 			"crlf":       crlf,
 			"mtime":      mtime,
 			"appendfile": appendfile,
+			"memoedit":   memoedit,
+			"sleep":      sleep,
 		},
 	})
 }

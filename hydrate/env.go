@@ -54,6 +54,8 @@ type Config struct {
 	// ListingCache is the directory where directory listings (phases/ and the phase
 	// directories) are cached; "" for none (see rootfs.OpenCaching).
 	ListingCache string
+	// Record keeps every name the command reads from the project, for Env.Inputs.
+	Record bool
 }
 
 // Env is an opened project and the user working in it.
@@ -91,14 +93,11 @@ func (e *Env) Position() (*roadmap.Position, error) {
 
 // Open finds the project root from cfg.Dir upward, resolves the user and where to lock.
 func Open(cfg Config) (*Env, error) {
-	root, err := FindRoot(cfg.Dir)
+	root, err := ProjectRoot(cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := planningInside(root); err != nil {
-		return nil, err
-	}
-	fsys, err := rootfs.OpenCaching(root, cfg.ListingCache)
+	fsys, err := rootfs.OpenWith(root, rootfs.Options{ListingCache: cfg.ListingCache, Record: cfg.Record})
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +113,11 @@ func Open(cfg Config) (*Env, error) {
 // Open holds (the project directory's descriptors). A command that exits without it leaves
 // the cache as it found it; a server that opens the project on every call must call it.
 func (e *Env) Close() error { return rootfs.Close(e.FS) }
+
+// Inputs appends to dst what the command has read from the project, when Config.Record asked
+// for it (rootfs.AppendInputs); ok is false when it did not, or when what was read cannot be
+// checked for changes.
+func (e *Env) Inputs(dst []byte) (_ []byte, ok bool) { return rootfs.AppendInputs(dst, e.FS) }
 
 // open is Open's second half, on the opened project.
 func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
@@ -140,6 +144,19 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// ProjectRoot is the root of the project Open opens from dir: FindRoot's, when its .planning
+// does not lead outside it.
+func ProjectRoot(dir string) (string, error) {
+	root, err := FindRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := planningInside(root); err != nil {
+		return "", err
+	}
+	return root, nil
 }
 
 // FindRoot returns the nearest directory from dir upward that contains a .planning directory.

@@ -39,6 +39,9 @@ type ProgressReport struct {
 	Trackable *bool          // whether the active plan has <task> elements gsd can track; nil without one
 	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
 	PlansDone int            // of those, the ones with their SUMMARY
+	// Until is when the clock first changes the report (a session's age crossing
+	// StaleSessionAge, or another day of it); zero when it never does.
+	Until time.Time
 }
 
 // Errors counts the problems of severity error.
@@ -93,7 +96,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		}
 		r.Trackable = &ok
 	}
-	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
+	if r.Sessions, r.Until, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err
 	}
 	st := e.statePosition(proj, proj.Position.State) // as the position read it: not read again
@@ -115,16 +118,15 @@ func (e *Env) Progress() (*ProgressReport, error) {
 }
 
 // sessions inspects every user's session file, adding a problem for each corrupt, stale or idle
-// one.
-func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
+// one. until is when the first session's age changes what is reported (zero: never).
+func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until time.Time, err error) {
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, until, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, until, err
 	}
-	var out []UserSession
 	for _, d := range ents {
 		if !d.IsDir() {
 			continue
@@ -136,6 +138,9 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		}
 		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC().Truncate(time.Second)}
 		us.Age = max(e.now().Sub(fi.ModTime()), 0)
+		if next := nextAgeChange(fi.ModTime(), us.Age); until.IsZero() || next.Before(until) {
+			until = next
+		}
 		other := *e
 		other.User.User = d.Name()
 		s, err := other.Inspect()
@@ -163,7 +168,17 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]UserSession, error) {
 		out = append(out, us)
 	}
 	*problems = append(*problems, samePlanProblems(out)...)
-	return out, nil
+	return out, until, nil
+}
+
+// nextAgeChange is when the age of a session changed at changed, age old now, next changes
+// what is reported of it: the instant it passes StaleSessionAge, or after that the next day of
+// "unchanged for N days".
+func nextAgeChange(changed time.Time, age time.Duration) time.Time {
+	if age <= StaleSessionAge {
+		return changed.Add(StaleSessionAge + 1)
+	}
+	return changed.Add((age/(24*time.Hour) + 1) * 24 * time.Hour)
 }
 
 // unreadable is the problem of a session file that cannot be read, placed at the file and line

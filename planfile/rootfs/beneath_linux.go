@@ -17,6 +17,8 @@ type beneath struct {
 
 	mu     sync.Mutex
 	cached map[string]*cachedDir // the directories listed through the cache, by name
+
+	rec *record // what has been read, when recorded (Options.Record); nil otherwise
 }
 
 var how = unix.OpenHow{
@@ -24,20 +26,24 @@ var how = unix.OpenHow{
 	Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 }
 
-// openBeneath opens dir for openat2, with large directories' listings cached in cacheDir
-// (none when it is ""); ok is false (and err nil) when this kernel cannot.
-func openBeneath(dir, cacheDir string) (fs.FS, bool, error) {
+// openBeneath opens dir for openat2, with directories' listings cached in o.ListingCache (none
+// when it is "") and its reads recorded when o.Record is set; ok is false (and err nil) when
+// this kernel cannot.
+func openBeneath(dir string, o Options) (fs.FS, bool, error) {
 	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false, nil // os.OpenRoot says what is wrong, in its words
 	}
-	b := &beneath{dirfd: fd, cacheDir: cacheDir}
+	b := &beneath{dirfd: fd, cacheDir: o.ListingCache}
 	probe, err := b.openat2(".", unix.O_PATH|unix.O_CLOEXEC)
 	if err != nil {
 		unix.Close(fd)
 		return nil, false, nil // no openat2 here (ENOSYS, or EPERM from a seccomp filter)
 	}
 	unix.Close(probe)
+	if o.Record {
+		b.rec = newRecord(fd)
+	}
 	return b, true, nil
 }
 
@@ -80,8 +86,10 @@ func (b *beneath) Open(name string) (fs.File, error) {
 	}
 	fd, err := b.openat2(name, how.Flags)
 	if err != nil {
+		b.rec.add(name, false, nil, err)
 		return nil, &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
 	}
+	b.rec.addFD(name, fd)
 	return &file{File: os.NewFile(uintptr(fd), name), b: b, name: name}, nil
 }
 
@@ -113,11 +121,14 @@ func (b *beneath) stat(name string, nofollow uint64) (fs.FileInfo, error) {
 	}
 	fd, err := b.openat2(name, unix.O_PATH|unix.O_CLOEXEC|nofollow)
 	if err != nil {
+		b.rec.add(name, nofollow != 0, nil, err)
 		return nil, &fs.PathError{Op: "statat", Path: name, Err: pathErr(err)}
 	}
 	defer unix.Close(fd)
 	fi := &fileInfo{name: path.Base(name)}
-	if err := fstat(fd, &fi.sys); err != nil {
+	err = fstat(fd, &fi.sys)
+	b.rec.add(name, nofollow != 0, &fi.sys, err)
+	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	return fi, nil

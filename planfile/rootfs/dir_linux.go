@@ -45,6 +45,7 @@ func (b *beneath) readDirNames(name string) ([]string, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	b.rec.addFD(name, fd)
 	return listNames(fd, name)
 }
 
@@ -82,6 +83,7 @@ func (b *beneath) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	b.rec.addFD(name, fd)
 	var ents []fs.DirEntry
 	err = readDirents(fd, name, func(n []byte, typ uint8) error {
 		e := &dirEntry{b: b, dir: name, name: string(n), typ: direntType(typ)}
@@ -117,9 +119,12 @@ func (b *beneath) openDir(name string, notDir error) (int, error) {
 	}
 	if err == unix.ENOTDIR {
 		// Either name or a directory on the way to it is not one: only the first is notDir.
+		// (The stat records which, when reads are recorded.)
 		if fi, serr := b.stat(name, 0); serr == nil && !fi.IsDir() {
 			return -1, &fs.PathError{Op: "readdirent", Path: name, Err: notDir}
 		}
+	} else {
+		b.rec.add(name, false, nil, err)
 	}
 	return -1, &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
 }

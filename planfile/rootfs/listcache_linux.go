@@ -113,7 +113,9 @@ func (b *beneath) readCachedDirNames(name string) ([]string, error) {
 		return nil, err
 	}
 	var st unix.Stat_t
-	if fstat(fd, &st) != nil || !localFS(fd) {
+	err = fstat(fd, &st)
+	b.rec.add(name, false, &st, err)
+	if err != nil || !localFS(fd) {
 		defer unix.Close(fd)
 		return listNames(fd, name)
 	}
@@ -164,6 +166,7 @@ func (b *beneath) cachedSubdir(name string) (names []string, ok bool) {
 	if fstatat(d.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || uint64(st.Dev) != d.dev {
 		return nil, false
 	}
+	b.rec.add(name, true, &st, nil)
 	if k := d.kids[base]; k != nil && sameKey(k.key, &st) {
 		return k.list(), true
 	}

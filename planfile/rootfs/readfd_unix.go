@@ -19,6 +19,11 @@ func ReadFD(fd int, name string, limit int64) ([]byte, error) {
 	if err := fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
+	return readStated(fd, name, limit, &st)
+}
+
+// readStated is ReadFD after the fstat, which gave st.
+func readStated(fd int, name string, limit int64, st *unix.Stat_t) ([]byte, error) {
 	if err := checkRegular(name, fileMode(uint32(st.Mode)), st.Size, limit); err != nil {
 		return nil, err
 	}

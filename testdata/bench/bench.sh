@@ -47,7 +47,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# gsd's listing cache (README: Speed), in the scratch directory rather than the user's.
+# gsd's cache of listings and reports (README: Speed), in the scratch directory rather than the
+# user's.
 export GSD_CACHE=$work/cache
 # Every binary timed is copied into place first, as an installer does: a file the Go linker has
 # just written sits in the page cache as small pages, and each exec of it costs some 0.3 ms more
@@ -176,9 +177,10 @@ console.log(`bench: upstream analyze sees ${d.phase_count} phases, ${d.total_pla
   node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1]));
 console.log(`bench: gsd progress sees ${d.phases.length} phases, ${d.progress.plansTotal} plans, ${d.progress.plansComplete} done`)' "$work/gsd.out"
   for who in gsd upstream; do "$work/reset" "$work/cb-$who"; done
-  # As on a project whose directories have not all changed in the last 3 s (README: Speed):
-  # the copy settles, then a run stores its listings in the cache. Then once more with the
-  # cache off, as the runs just after every directory of the project changed.
+  # As on a project that has not changed in the last 3 s (README: Speed): the copy settles, then
+  # a run stores its listings and its report in the cache. Then once more with the cache off, as
+  # the first run after a change of the project is (or nearly: that run stats, and lists only
+  # the directories that changed).
   sleep 4
   "$gsd" -C "$work/cb-gsd" progress --json > /dev/null
   for mode in cached off; do
