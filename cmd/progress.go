@@ -24,8 +24,9 @@ func (a *app) newProgressCmd() *cobra.Command {
 		Long: `Progress reads ROADMAP.md, STATE.md, every phase directory and every user's session, and
 reports the current milestone, its progress (counted as GSD counts it), one line per phase, the
 current phase and its active plan, each session, and every problem found
-(file:line: severity: message). --all shows every milestone's phases. It reads every session
-alike, so it does not work out who runs it (--user, GSD_USER).
+(file:line: severity: message). --all shows every milestone's phases (each milestone's together
+when one started its numbers again). It reads every session alike, so it does not work out who
+runs it (--user, GSD_USER).
 
 With --explain, it also prints the evidence the position rests on, one file:line each: the
 milestone, the phase and the plan, and which rule of the position model chose them.
@@ -199,7 +200,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		})
 	}
 	out.Quick = progressQuickJSON{Done: r.QuickDone(), Total: len(r.Quick)}
-	for i := range r.Phases {
+	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
 		if !all && !ph.InMilestone {
 			continue
@@ -236,7 +237,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
 	fmt.Fprintf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
 	hidden := 0
-	for i := range r.Phases {
+	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
 		if !all && !ph.InMilestone {
 			hidden++
@@ -378,7 +379,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	}
 	fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
 	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
-	for i := range r.Phases {
+	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
 		done, total := ph.Counted()
 		num := ph.Num.String()

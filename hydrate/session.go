@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -160,6 +162,12 @@ func (s *Session) read(src []byte) error {
 	return nil
 }
 
+// inPhase reports whether the plan at planPath is phase ph's: one of its plans, or a file in its
+// directory.
+func inPhase(ph *roadmap.Phase, planPath string) bool {
+	return path.Dir(planPath) == ph.Dir || slices.ContainsFunc(ph.Plans, func(p roadmap.Plan) bool { return p.Path == planPath })
+}
+
 // resumePoint is the first task that is not complete; an in-progress one was interrupted and is
 // re-executed from its start.
 func resumePoint(sts []planfile.Status) (int, bool) {
@@ -204,6 +212,14 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
 		case pos.Phase != nil && !pos.Phase.Num.Equal(num):
 			why = append(why, fmt.Sprintf("phase has advanced (session is in phase %s, the current phase is %s)", num, pos.Phase.Num))
+		case pos.Phase != nil && !inPhase(pos.Phase, planPath):
+			// The same number, another phase: a milestone started its numbers again
+			// (--reset-phase-numbers) and the session is on the shipped one's.
+			where := "has no directory yet"
+			if pos.Phase.Dir != "" {
+				where = "is " + pos.Phase.Dir
+			}
+			why = append(why, fmt.Sprintf("phase has advanced (session is in %s, another milestone's phase %s; the current phase %s %s)", path.Dir(planPath), num, num, where))
 		}
 	}
 	// The plan was edited: task count and names.

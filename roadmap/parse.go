@@ -34,6 +34,12 @@ type Entry struct {
 	// directories are its own (see dirIndex.scope).
 	shared bool
 
+	// ClaimLine, when Disputed and Status is complete, is the line whose mark makes that claim
+	// (ClaimTable: a progress table row's Status cell; else a heading's or checklist line's
+	// "(complete)" mark): the mark to correct if the disk disagrees. 0 otherwise.
+	ClaimLine  int
+	ClaimTable bool
+
 	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
 	// is 0 when the phase has no row or the row has no plans column;
 	// PlansTotal is -1 when the total is not a number.
@@ -52,6 +58,8 @@ type facts struct {
 	table          Status // the progress table's Status cell
 	mark           Status // an explicit "(In Progress)" / "(completed ...)" mark
 	box            Status // the checklist checkbox
+	markLine       int32  // the line of mark
+	tableLine      int32  // the line of table (its row)
 	milestone      int32  // the milestone whose section or <details> block first named it, -1
 	tableMilestone int32  // 1 + the index in phaseTable.tableMilestones of its progress table row's Milestone cell, 0 for none
 }
@@ -223,7 +231,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 				continue
 			}
 			e, f := t.get(n, l, name, "")
-			mention(e, f, name, nameFromChecklist, marks)
+			mention(e, f, name, nameFromChecklist, marks, l.num)
 			box := StatusNotStarted
 			switch {
 			case boxChar != " ":
@@ -249,7 +257,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 				continue
 			}
 			e, f := t.get(n, l, name, "")
-			mention(e, f, name, nameFromHeading, marks)
+			mention(e, f, name, nameFromHeading, marks, l.num)
 		}
 	}
 
@@ -259,6 +267,13 @@ func parseRoadmap(path string, src string) *Roadmap {
 		e, f := &entries[i], &t.extra[i]
 		e.Status = f.status(e.Collapsed)
 		e.Disputed = f.disputed()
+		if e.Disputed && e.Status == StatusComplete {
+			e.ClaimTable = f.table == StatusComplete
+			e.ClaimLine = int(f.markLine)
+			if e.ClaimTable {
+				e.ClaimLine = int(f.tableLine)
+			}
+		}
 		e.Inserted = e.Inserted || e.Status == StatusInserted
 		e.Milestone = r.milestoneOf(e, f, t.tableMilestone(f))
 		if e.Milestone >= 0 {
@@ -391,13 +406,13 @@ func (r *Roadmap) Listed(i int) []Entry {
 	return out
 }
 
-// mention records a checklist line or heading naming the phase: its name (ranked by where it
-// came from) and what its parenthesised marks say; the first explicit mark wins.
-func mention(e *Entry, f *facts, name string, rank int, marks phaseMarks) {
+// mention records a checklist line or heading (line) naming the phase: its name (ranked by
+// where it came from) and what its parenthesised marks say; the first explicit mark wins.
+func mention(e *Entry, f *facts, name string, rank int, marks phaseMarks, line int) {
 	setName(e, f, name, rank)
 	e.Inserted = e.Inserted || marks.inserted
 	if marks.status != StatusUnknown && f.mark == StatusUnknown {
-		f.mark = marks.status
+		f.mark, f.markLine = marks.status, int32(line)
 	}
 }
 
@@ -752,7 +767,7 @@ func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
 		}
 		setName(e, f, name, nameFromTable)
 		if f.table == StatusUnknown {
-			f.table = st
+			f.table, f.tableLine = st, int32(l.num)
 		}
 		if plansOK && e.TableLine == 0 {
 			e.TableLine, e.PlansDone, e.PlansTotal = l.num, done, total

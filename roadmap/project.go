@@ -1,6 +1,7 @@
 package roadmap
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -305,9 +306,12 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 	}
 	if ph.RoadmapStatus == StatusComplete && len(missing) > 0 {
 		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
-		if ph.Entry.Disputed && ph.Entry.TableLine > 0 {
-			// The table's row says complete, the checklist does not: the row is what is wrong.
-			what, line = "write the missing SUMMARY or update the progress table's row", ph.Entry.TableLine
+		if e := ph.Entry; e.Disputed && e.ClaimLine > 0 {
+			// One mark says complete, another does not: the one that says complete is wrong.
+			what, line = "write the missing SUMMARY or remove the mark that calls it complete", e.ClaimLine
+			if e.ClaimTable {
+				what = "write the missing SUMMARY or update the progress table's row"
+			}
 		}
 		if !ph.InMilestone {
 			sev, what = SeverityInfo, "a leftover of a past milestone"
@@ -365,6 +369,43 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 		return nil
 	}
 	return &p.Phases[p.Current]
+}
+
+// ListOrder returns the indexes of Phases in the order a list of every phase shows them
+// (gsd progress --all): numeric, as Phases is, unless a milestone started its numbers again
+// (--reset-phase-numbers) so that two phases share a number. Then the phases of shipped
+// milestones come first, in the roadmap's order (each milestone's together), and the others
+// follow in numeric order: no milestone's phases are interleaved with another's.
+func (p *Project) ListOrder() []int {
+	order := make([]int, len(p.Phases))
+	for i := range order {
+		order[i] = i
+	}
+	restarted := false
+	for i := 1; i < len(p.Phases); i++ {
+		if p.Phases[i].Num.Compare(p.Phases[i-1].Num) == 0 {
+			restarted = true
+			break
+		}
+	}
+	if !restarted {
+		return order
+	}
+	history := func(ph *PhaseInfo) bool { return ph.Shipped && !ph.InMilestone }
+	slices.SortStableFunc(order, func(a, b int) int {
+		pa, pb := &p.Phases[a], &p.Phases[b]
+		switch ha, hb := history(pa), history(pb); {
+		case ha != hb:
+			if ha {
+				return -1
+			}
+			return 1
+		case ha:
+			return cmp.Compare(pa.Line, pb.Line)
+		}
+		return 0
+	})
+	return order
 }
 
 // scanQuick lists <planningDir>/quick: one task per subdirectory, done when it holds a file

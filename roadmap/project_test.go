@@ -113,6 +113,28 @@ func TestLoadProblems(t *testing.T) {
 			want: ".planning/ROADMAP.md:1: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n",
 		},
 		{
+			name: "a heading's mark calls it complete, the checklist does not",
+			fsys: project(
+				".planning/ROADMAP.md", "- [ ] **Phase 1: One**\n\n"+progressHeader+
+					"| 1. One | 1/2 | | - |\n\n"+
+					"### Phase 1: One (COMPLETE)\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"01-one/01-02-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:7: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or remove the mark that calls it complete)\n",
+		},
+		{
+			name: "the table's row calls it complete, the checklist does not",
+			fsys: project(
+				".planning/ROADMAP.md", "- [ ] **Phase 1: One**\n\n"+progressHeader+
+					"| 1. One | 1/2 | Complete | - |\n\n"+
+					"### Phase 1: One\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"01-one/01-02-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:5: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or update the progress table's row)\n",
+		},
+		{
 			name: "plans cell disagrees with the disk",
 			fsys: project(
 				".planning/ROADMAP.md", progressHeader+
@@ -478,5 +500,37 @@ func TestScanQuick(t *testing.T) {
 	want := "-odd true\n001-typo true\n002-logo false\n003-docs true\n004-api true\n005-ci false\n006-empty false\n007-nested true\n260105-a1b-fix true"
 	if g := strings.Join(lines, "\n"); g != want {
 		t.Errorf("quick tasks:\n%s\nwant:\n%s", g, want)
+	}
+}
+
+func TestListOrder(t *testing.T) {
+	ph := func(num string, line int, shipped, current bool) PhaseInfo {
+		n, ok := ParsePhaseNum(num)
+		if !ok {
+			t.Fatalf("bad number %q", num)
+		}
+		return PhaseInfo{Phase: Phase{Num: n, Name: fmt.Sprintf("%s@%d", num, line)}, Line: line, Shipped: shipped, InMilestone: current}
+	}
+	names := func(p *Project) string {
+		var out []string
+		for _, i := range p.ListOrder() {
+			out = append(out, p.Phases[i].Name)
+		}
+		return strings.Join(out, " ")
+	}
+	// Two shipped milestones and the current one all start at phase 1; an orphan directory 3.
+	restarted := &Project{Phases: []PhaseInfo{
+		ph("1", 30, false, true), ph("1", 10, true, false), ph("1", 20, true, false),
+		ph("2", 31, false, true), ph("2", 11, true, false), ph("2", 21, true, false),
+		ph("3", 0, false, false),
+	}}
+	if got, want := names(restarted), "1@10 2@11 1@20 2@21 1@30 2@31 3@0"; got != want {
+		t.Errorf("restarted numbers: %s, want %s", got, want)
+	}
+	// Numbers not restarted: numeric order, whatever was shipped (a shipped phase 5 after an
+	// unshipped 4).
+	plain := &Project{Phases: []PhaseInfo{ph("4", 40, false, true), ph("5", 12, true, false), ph("6", 41, false, true)}}
+	if got, want := names(plain), "4@40 5@12 6@41"; got != want {
+		t.Errorf("plain numbers: %s, want %s", got, want)
 	}
 }
