@@ -50,7 +50,7 @@ func (a *app) recall(request ...string) ([]byte, bool) {
 // recall missed.
 func (a *app) remember(out []byte, until time.Time) {
 	if a.memoFile != "" {
-		a.memoOut, a.memoUntil, a.memoKept = out, until, true
+		a.kept = &memo.Memo{Output: out, Until: until}
 	}
 }
 
@@ -58,14 +58,15 @@ func (a *app) remember(out []byte, until time.Time) {
 // the command read from the project can be checked for changes (hydrate.Env.Inputs). A memo
 // that cannot be stored only costs the next run its speed.
 func (a *app) storeMemo() {
-	if !a.memoKept || a.env == nil {
+	if a.kept == nil || a.env == nil {
 		return
 	}
 	inputs, ok := a.env.Inputs(nil)
 	if !ok {
 		return
 	}
-	_ = memo.Store(a.memoFile, &memo.Memo{Env: a.envSeen, Inputs: inputs, Until: a.memoUntil, Output: a.memoOut})
+	a.kept.Env, a.kept.Inputs = a.envSeen, inputs
+	_ = memo.Store(a.memoFile, a.kept)
 }
 
 // lookupRecorded is os.LookupEnv, keeping each answer for a memo: app.lookupEnv in every run.

@@ -48,13 +48,11 @@ type app struct {
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
 
-	// The report cache (memo.go): every variable looked up, and the memo a command missed, to
-	// be stored when it ends cleanly.
-	envSeen   []memo.Var
-	memoFile  string
-	memoOut   []byte
-	memoUntil time.Time
-	memoKept  bool
+	// The report cache (memo.go): every variable looked up; the file of the memo recall
+	// missed, and the memo remember kept for it, to be stored when the command ends cleanly.
+	envSeen  []memo.Var
+	memoFile string
+	kept     *memo.Memo
 
 	// Who writes, for the journal: "cli" unless a hook or server says otherwise, and the
 	// agent session when known (the hook's session_id, else GSD_INSTANCE).

@@ -137,8 +137,10 @@ func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until ti
 			continue // a directory without a session: nothing to report
 		}
 		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC().Truncate(time.Second)}
-		us.Age = max(e.now().Sub(fi.ModTime()), 0)
-		if next := nextAgeChange(fi.ModTime(), us.Age); until.IsZero() || next.Before(until) {
+		now := e.now()
+		us.Age = max(now.Sub(fi.ModTime()), 0)
+		idle, changesIn := idleDays(us.Age)
+		if next := now.Add(changesIn); until.IsZero() || next.Before(until) {
 			until = next
 		}
 		other := *e
@@ -160,9 +162,9 @@ func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until ti
 				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "stale session: " + joinReasons(s.StaleReasons)})
 			}
 		}
-		if us.Age > StaleSessionAge && us.State != StateAllComplete {
+		if idle > 0 && us.State != StateAllComplete {
 			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p,
-				Message: fmt.Sprintf("session unchanged for %d days", int(us.Age.Hours()/24))})
+				Message: fmt.Sprintf("session unchanged for %d days", idle)})
 		}
 		us.Reasons = nonNilStrings(us.Reasons)
 		out = append(out, us)
@@ -171,14 +173,15 @@ func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until ti
 	return out, until, nil
 }
 
-// nextAgeChange is when the age of a session changed at changed, age old now, next changes
-// what is reported of it: the instant it passes StaleSessionAge, or after that the next day of
-// "unchanged for N days".
-func nextAgeChange(changed time.Time, age time.Duration) time.Time {
+// idleDays is what progress says of a session unchanged for age: the whole days of it once it
+// is past StaleSessionAge ("unchanged for N days"), 0 before; and how much older the session
+// gets before that changes.
+func idleDays(age time.Duration) (days int, changesIn time.Duration) {
+	const day = 24 * time.Hour
 	if age <= StaleSessionAge {
-		return changed.Add(StaleSessionAge + 1)
+		return 0, StaleSessionAge - age + 1
 	}
-	return changed.Add((age/(24*time.Hour) + 1) * 24 * time.Hour)
+	return int(age / day), (age/day+1)*day - age
 }
 
 // unreadable is the problem of a session file that cannot be read, placed at the file and line

@@ -306,7 +306,7 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 	}
 	if ph.RoadmapStatus == StatusComplete && len(missing) > 0 {
 		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
-		if e := ph.Entry; e.Disputed && e.ClaimLine > 0 {
+		if e := ph.Entry; e.ClaimLine > 0 {
 			// One mark says complete, another does not: the one that says complete is wrong.
 			what, line = "write the missing SUMMARY or remove the mark that calls it complete", e.ClaimLine
 			if e.ClaimTable {

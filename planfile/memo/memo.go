@@ -17,6 +17,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,13 +90,19 @@ func Load(file, root string, now time.Time, lookupEnv func(string) (string, bool
 }
 
 // Store writes m into file, replacing any memo there, then removes the memos of file's directory
-// not written for MaxAge. The directory is made when missing.
+// not written for MaxAge. The directory is made when missing. A variable the file cannot hold
+// (a name with '=' or a NUL, a value with a NUL) is an error: a memo without it would not check
+// it.
 func Store(file string, m *Memo) error {
+	b, err := appendMemo(nil, m)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(file, appendMemo(nil, m), 0o600); err != nil {
+	if err := atomicfile.WriteFile(file, b, 0o600); err != nil {
 		return err
 	}
 	prune(dir, time.Now())
@@ -104,11 +111,14 @@ func Store(file string, m *Memo) error {
 
 // appendMemo appends m's file to b (see the package comment). Each variable is kept once: the
 // first lookup, as every lookup of one run gives the same.
-func appendMemo(b []byte, m *Memo) []byte {
+func appendMemo(b []byte, m *Memo) ([]byte, error) {
 	var env []byte
 	seen := map[string]bool{}
 	for _, v := range m.Env {
-		if seen[v.Name] || !validName(v.Name) || strings.IndexByte(v.Value, 0) >= 0 {
+		if !validName(v.Name) || strings.IndexByte(v.Value, 0) >= 0 {
+			return b, fmt.Errorf("environment variable %q cannot be kept in a memo", v.Name)
+		}
+		if seen[v.Name] {
 			continue
 		}
 		seen[v.Name] = true
@@ -132,7 +142,7 @@ func appendMemo(b []byte, m *Memo) []byte {
 	b = append(b, '\n')
 	b = append(b, env...)
 	b = append(b, m.Inputs...)
-	return append(b, m.Output...)
+	return append(b, m.Output...), nil
 }
 
 // validName reports whether an environment variable's name can be kept: not empty, and without

@@ -77,12 +77,12 @@ func TestStoreLoad(t *testing.T) {
 
 func TestRoundTrip(t *testing.T) {
 	m := Memo{
-		Env:    []Var{{Name: "A", Value: "x=y\nz", Set: true}, {Name: "B"}, {Name: "A", Value: "ignored", Set: true}, {Name: "BAD=", Set: true}},
+		Env:    []Var{{Name: "A", Value: "x=y\nz", Set: true}, {Name: "B"}, {Name: "A", Value: "ignored", Set: true}},
 		Inputs: []byte("fa\x00key\n"),
 		Until:  time.Unix(5, 6),
 		Output: []byte("out\x00put"),
 	}
-	got, ok := parse(appendMemo(nil, &m))
+	got, ok := parse(mustAppend(t, &m))
 	if !ok {
 		t.Fatal("a memo written does not parse")
 	}
@@ -90,9 +90,28 @@ func TestRoundTrip(t *testing.T) {
 	if !slices.Equal(got.Env, want) || !bytes.Equal(got.Inputs, m.Inputs) || !got.Until.Equal(m.Until) || !bytes.Equal(got.Output, m.Output) {
 		t.Errorf("parse(appendMemo(m)) = %+v, want %+v with the variables %+v", got, m, want)
 	}
-	if got, _ := parse(appendMemo(nil, &Memo{})); !got.Until.IsZero() {
+	if got, _ := parse(mustAppend(t, &Memo{})); !got.Until.IsZero() {
 		t.Errorf("no Until comes back as %v", got.Until)
 	}
+	// A variable the file cannot hold is not left out (the memo would not check it): no memo.
+	for _, v := range []Var{{Name: "BAD=", Set: true}, {Name: ""}, {Name: "NUL", Value: "a\x00b", Set: true}} {
+		file := filepath.Join(t.TempDir(), Name("x"))
+		if err := Store(file, &Memo{Env: []Var{{Name: "A"}, v}}); err == nil {
+			t.Errorf("the variable %+v is stored", v)
+		}
+		if _, err := os.Stat(file); err == nil {
+			t.Errorf("the variable %+v left a memo", v)
+		}
+	}
+}
+
+func mustAppend(t testing.TB, m *Memo) []byte {
+	t.Helper()
+	b, err := appendMemo(nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestPrune(t *testing.T) {
@@ -126,8 +145,8 @@ func TestPrune(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	f.Add(appendMemo(nil, &Memo{Env: []Var{{Name: "A", Value: "1", Set: true}, {Name: "B"}}, Inputs: []byte("fx\x00k\n"), Until: time.Unix(9, 0), Output: []byte("{}")}))
-	f.Add(appendMemo(nil, &Memo{}))
+	f.Add(mustAppend(f, &Memo{Env: []Var{{Name: "A", Value: "1", Set: true}, {Name: "B"}}, Inputs: []byte("fx\x00k\n"), Until: time.Unix(9, 0), Output: []byte("{}")}))
+	f.Add(mustAppend(f, &Memo{}))
 	f.Add([]byte(magic + "0 0 0 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, ok := parse(b)
@@ -135,7 +154,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		// What parses is what appendMemo writes for it: nothing else is accepted.
-		if again := appendMemo(nil, &m); !bytes.Equal(again, b) {
+		if again := mustAppend(t, &m); !bytes.Equal(again, b) {
 			t.Fatalf("parse accepts %q, which is written back as %q", b, again)
 		}
 	})

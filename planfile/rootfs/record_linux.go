@@ -24,9 +24,8 @@ type record struct {
 	mu     sync.Mutex
 	opened time.Time // every input's last change must precede it by settleTime
 	dev    uint64    // the root's device: a name on another (a mount) is not trusted
-	inputs []input
-	seen   map[input]bool
-	ok     bool // false once a read cannot be replayed (see add)
+	inputs []input   // in the order read; a name read twice is in it twice (none is, on real projects)
+	ok     bool      // false once a read cannot be replayed (see add)
 }
 
 // input is a name read, as it was.
@@ -39,7 +38,7 @@ type input struct {
 // newRecord starts the record of an FS whose root is open at dirfd. It is spoilt from the start
 // when the root is on a file system whose times are not trusted (localFS).
 func newRecord(dirfd int) *record {
-	r := &record{opened: time.Now(), seen: map[input]bool{}}
+	r := &record{opened: time.Now()}
 	var st unix.Stat_t
 	r.ok = fstat(dirfd, &st) == nil && localFS(dirfd)
 	r.dev = uint64(st.Dev)
@@ -56,6 +55,9 @@ func (r *record) add(name string, nofollow bool, st *unix.Stat_t, err error) {
 	in := input{name: name, nofollow: nofollow}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.ok {
+		return
+	}
 	switch {
 	case err == unix.ENOENT || err == unix.ENOTDIR:
 	case err != nil || uint64(st.Dev) != r.dev || !settled(st, r.opened):
@@ -64,10 +66,7 @@ func (r *record) add(name string, nofollow bool, st *unix.Stat_t, err error) {
 	default:
 		in.key = statKey(st)
 	}
-	if !r.seen[in] {
-		r.seen[in] = true
-		r.inputs = append(r.inputs, in)
-	}
+	r.inputs = append(r.inputs, in)
 }
 
 // addFD records name, open at fd, from an fstat of it.
@@ -112,14 +111,18 @@ func unchanged(root string, inputs []byte) bool {
 		// A name may hold a newline, but never a NUL; a key holds neither.
 		name, rest, ok := bytes.Cut(inputs, []byte{0})
 		key, rest, ok2 := bytes.Cut(rest, []byte{'\n'})
-		if !ok || !ok2 || len(name) < 2 || name[0] != 'f' && name[0] != 'l' || !fs.ValidPath(string(name[1:])) {
+		if !ok || !ok2 || len(name) < 2 || name[0] != 'f' && name[0] != 'l' {
+			return false
+		}
+		p := unsafe.String(&name[1], len(name)-1)
+		if !fs.ValidPath(p) {
 			return false
 		}
 		flags := 0
 		if name[0] == 'l' {
 			flags = unix.AT_SYMLINK_NOFOLLOW
 		}
-		err := fstatat(fd, unsafe.String(&name[1], len(name)-1), &st, flags)
+		err := fstatat(fd, p, &st, flags)
 		switch {
 		case len(key) == 0:
 			if err != unix.ENOENT && err != unix.ENOTDIR {
