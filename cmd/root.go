@@ -58,6 +58,8 @@ type app struct {
 	// agent session when known (the hook's session_id, else GSD_INSTANCE).
 	source, instance string
 	lockDefault      time.Duration // the lock timeout over the config file's, under GSD_LOCK_TIMEOUT (0: none)
+
+	topicErr error // arguments after a help topic (topics.go)
 }
 
 // usageError marks an error as the user's misuse of the command line (exit 2).
@@ -94,6 +96,9 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 	root := a.newRootCmd(sc)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
+	if err == nil && a.topicErr != nil {
+		err = a.topicErr
+	}
 	if a.env != nil {
 		for _, w := range a.env.HistoryWarnings() {
 			a.warn("%s", w)
@@ -236,14 +241,15 @@ func (a *app) warnStale(s *hydrate.Session) {
 // exits 0: an unknown topic is a usage error, on stderr, exit 2.
 func newHelpCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
-		Long:  "Help prints the help of any command: gsd help hydrate is gsd hydrate --help.",
+		Use:   "help [command|topic]",
+		Short: "Help about any command or topic",
+		Long: `Help prints the help of any command: gsd help hydrate is gsd hydrate --help.
+gsd help TOPIC prints a help topic; gsd help lists them under "Additional help topics".`,
 		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			var names []string
 			if cmd, _, err := c.Root().Find(args); err == nil && cmd != nil {
 				for _, sub := range cmd.Commands() {
-					if sub.IsAvailableCommand() {
+					if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
 						names = append(names, sub.Name()+"\t"+sub.Short)
 					}
 				}
@@ -363,6 +369,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 		for _, sc := range subcommands {
 			root.AddCommand(sc.build(a))
 		}
+		root.AddCommand(a.helpTopics()...)
 	}
 	_ = root.MarkPersistentFlagDirname("directory")
 	_ = root.RegisterFlagCompletionFunc("user", a.completeUsers)

@@ -27,11 +27,15 @@ func TestSubcommandsTable(t *testing.T) {
 	}
 }
 
-// allNames is the name of every entry of the table, in its order.
+// allNames is the name of every entry of the table, in its order, then of every help topic:
+// what the whole tree is built with.
 func allNames() []string {
 	var names []string
 	for _, sc := range subcommands {
 		names = append(names, sc.name)
+	}
+	for _, t := range (&app{}).helpTopics() { // the whole tree has the help topics too
+		names = append(names, t.Name())
 	}
 	return names
 }

@@ -1,24 +1,30 @@
 // Command gendocs writes gsd's man pages and Markdown command reference from its cobra command
-// tree (make docs). It is a separate program so that the documentation generator and its
+// tree (make docs): a page per command, and one per help topic (gsd help TOPIC), which cobra's
+// generators leave out. It is a separate program so that the documentation generator and its
 // dependencies stay out of the gsd binary.
 //
 //	go run ./cmd/gendocs -man bin/docs/man -md bin/docs/md
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/cpuguy83/go-md2man/v2/md2man"
+	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
 	"github.com/gsd-tools/gsd/cmd"
 )
 
 func main() {
-	manDir := flag.String("man", "bin/docs/man", "write man pages (section 1) to `DIR`")
+	manDir := flag.String("man", "bin/docs/man", "write man pages (sections 1 and 7) to `DIR`")
 	mdDir := flag.String("md", "bin/docs/md", "write Markdown pages to `DIR`")
 	flag.Parse()
 	if err := run(*manDir, *mdDir); err != nil {
@@ -42,13 +48,85 @@ func run(manDir, mdDir string) error {
 			return err
 		}
 	}
+
 	root := cmd.CommandTree()
+	topics := helpTopics(root)
+	var see []string
+	for _, t := range topics {
+		see = append(see, fmt.Sprintf("**gsd-%s(7)**", t.Name()))
+	}
+	root.Long += "\n\nHelp topics (gsd help TOPIC): " + strings.Join(see, ", ") + "."
 	header := &doc.GenManHeader{Title: "GSD", Section: "1", Source: "gsd " + root.Version, Manual: "gsd manual", Date: &date}
 	if err := doc.GenManTree(root, header, manDir); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
-	if err := doc.GenMarkdownTree(cmd.CommandTree(), mdDir); err != nil {
+	for _, t := range topics {
+		if err := os.WriteFile(filepath.Join(manDir, "gsd-"+t.Name()+".7"), topicMan(t, header), 0o644); err != nil {
+			return fmt.Errorf("man pages: %w", err)
+		}
+	}
+
+	root = cmd.CommandTree()
+	var links strings.Builder
+	links.WriteString("\n\nHelp topics (gsd help TOPIC):\n")
+	for _, t := range topics {
+		fmt.Fprintf(&links, "\n* [gsd help %s](%s) - %s", t.Name(), topicMarkdownFile(t), t.Short)
+	}
+	root.Long += links.String()
+	if err := doc.GenMarkdownTree(root, mdDir); err != nil {
 		return fmt.Errorf("markdown: %w", err)
 	}
+	for _, t := range topics {
+		if err := os.WriteFile(filepath.Join(mdDir, topicMarkdownFile(t)), topicMarkdown(t), 0o644); err != nil {
+			return fmt.Errorf("markdown: %w", err)
+		}
+	}
 	return nil
+}
+
+// helpTopics are the root's additional help topics (commands without Run), which cobra's
+// generators skip.
+func helpTopics(root *cobra.Command) []*cobra.Command {
+	var ts []*cobra.Command
+	for _, c := range root.Commands() {
+		if c.IsAdditionalHelpTopicCommand() {
+			ts = append(ts, c)
+		}
+	}
+	return ts
+}
+
+// topicMan is topic t as a man page of section 7 (conventions and miscellany, as git's
+// gitrevisions(7)), its text taken as the Markdown it is written in: its ## headings become
+// sections of the page.
+func topicMan(t *cobra.Command, h *doc.GenManHeader) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%% \"GSD-%s\" \"7\" \"%s\" \"%s\" \"%s\"\n", strings.ToUpper(t.Name()), h.Date.Format("Jan 2006"), h.Source, h.Manual)
+	fmt.Fprintf(&b, "# NAME\ngsd-%s \\- %s\n\n", t.Name(), t.Short)
+	fmt.Fprintf(&b, "# SYNOPSIS\n**gsd help %s**\n\n", t.Name())
+	fmt.Fprintf(&b, "# DESCRIPTION\n%s\n\n", t.Long)
+	b.WriteString("# SEE ALSO\n**gsd(1)**\n")
+	return md2man.Render(b.Bytes())
+}
+
+// topicMarkdownFile is the name of topic t's Markdown page, beside cobra's gsd_hydrate.md.
+func topicMarkdownFile(t *cobra.Command) string { return "gsd_help_" + t.Name() + ".md" }
+
+// topicMarkdown is topic t as a Markdown page in the shape of cobra's command pages: its title
+// a level-2 heading, its own ## headings one level below.
+func topicMarkdown(t *cobra.Command) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "## gsd help %s\n\n%s\n\n", t.Name(), t.Short)
+	inCode := false
+	for _, line := range strings.Split(t.Long, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if !inCode && strings.HasPrefix(line, "#") {
+			line = "#" + line
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\n### SEE ALSO\n\n* [gsd](gsd.md)\t - " + t.Root().Short + "\n")
+	return b.Bytes()
 }

@@ -1,0 +1,70 @@
+package cmd
+
+import (
+	_ "embed" // the help topics' text
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// The help topics: the reference that is not one command's, one file each under help/, written
+// in Markdown that reads as plain text in a terminal and renders as a man page and a Markdown
+// page (make docs). Embedded as strings, they are read-only data in the binary: nothing is read,
+// copied or parsed until a topic's help is printed.
+var (
+	//go:embed help/position.md
+	helpPosition string
+	//go:embed help/session.md
+	helpSession string
+	//go:embed help/history.md
+	helpHistory string
+	//go:embed help/hooks.md
+	helpHooks string
+	//go:embed help/json.md
+	helpJSON string
+	//go:embed help/environment.md
+	helpEnvironment string
+	//go:embed help/exit-codes.md
+	helpExitCodes string
+	//go:embed help/files.md
+	helpFiles string
+	//go:embed help/guarantees.md
+	helpGuarantees string
+	//go:embed help/migrating.md
+	helpMigrating string
+)
+
+// helpTopics are the topics gsd help lists. A topic cannot share a command's name (gsd help
+// NAME finds the command): the session file's topic is "session", beside the command
+// "sessions".
+//
+// A topic has no Run, so cobra lists it under "Additional help topics" and prints it for gsd
+// TOPIC as for gsd help TOPIC, without looking at its arguments: gsd hooks install (for gsd
+// hook install) would print the topic and exit 0. Arguments after a topic are a usage error
+// instead (a.topicErr), and the topic is not printed.
+func (a *app) helpTopics() []*cobra.Command {
+	topic := func(name, short, text string) *cobra.Command {
+		t := &cobra.Command{Use: name, Short: short, Long: strings.TrimSpace(text)}
+		t.SetHelpFunc(func(c *cobra.Command, args []string) {
+			if rest := c.Flags().Args(); len(rest) > 0 {
+				a.topicErr = usageError{fmt.Errorf("%s is a help topic, not a command: it takes no arguments, got %q", c.Name(), rest[0])}
+				return
+			}
+			c.Root().HelpFunc()(c, args)
+		})
+		return t
+	}
+	return []*cobra.Command{
+		topic("position", "Where a project stands: milestone, phase, active plan, progress, problems, STATE.md", helpPosition),
+		topic("session", "The session file: bootstrap, stale and corrupt, marks, carry-over, users, teams", helpSession),
+		topic("history", "The journal, gsd log, tasks --at, snapshots and restore", helpHistory),
+		topic("hooks", "Claude Code, Codex and Gemini hooks, the brief, stats, the MCP server", helpHooks),
+		topic("json", "The --json output: conventions and every field", helpJSON),
+		topic("environment", "Settings (.planning/config.json), environment variables, global flags", helpEnvironment),
+		topic("exit-codes", "Exit codes, errors and warnings", helpExitCodes),
+		topic("files", "How gsd reads and writes: the scanner, atomic writes, locks, limits, the cache", helpFiles),
+		topic("guarantees", "What gsd promises about your files, and how it is tested", helpGuarantees),
+		topic("migrating", "From the spec's shell functions to gsd commands", helpMigrating),
+	}
+}
