@@ -364,10 +364,10 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	pf.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	pf.BoolVar(&a.noColor, "no-color", false, "never colour the output (also NO_COLOR)")
 	if only != nil {
-		root.AddCommand(only.build(a))
+		root.AddCommand(withTopics(only.build(a)))
 	} else {
 		for _, sc := range subcommands {
-			root.AddCommand(sc.build(a))
+			root.AddCommand(withTopics(sc.build(a)))
 		}
 		root.AddCommand(a.helpTopics()...)
 	}

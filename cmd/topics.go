@@ -68,3 +68,35 @@ func (a *app) helpTopics() []*cobra.Command {
 		topic("migrating", "From the spec's shell functions to gsd commands", helpMigrating),
 	}
 }
+
+// topicsFor names the help topics that take command name's reference further; its help ends
+// with them. A switch rather than a map, so that nothing is built before a command is.
+func topicsFor(name string) []string {
+	switch name {
+	case "hydrate":
+		return []string{"session", "position", "json"}
+	case "start", "tasks", "resume":
+		return []string{"session", "history"}
+	case "mark-complete", "mark-in-progress", "mark-pending", "check", "whoami", "sessions":
+		return []string{"session"}
+	case "archive", "snapshot", "snapshots", "restore", "log":
+		return []string{"history"}
+	case "progress":
+		return []string{"position", "files"}
+	case "state":
+		return []string{"position"}
+	case "brief", "hook", "stats", "mcp":
+		return []string{"hooks"}
+	case "config":
+		return []string{"environment"}
+	}
+	return nil
+}
+
+// withTopics ends c's long help with the topics that take it further.
+func withTopics(c *cobra.Command) *cobra.Command {
+	if ts := topicsFor(c.Name()); len(ts) > 0 && c.Long != "" {
+		c.Long += "\n\nSee also: gsd help " + strings.Join(ts, ", gsd help ") + "."
+	}
+	return c
+}
