@@ -6,7 +6,7 @@ import (
 )
 
 // TestMain gives the tests a cache directory of their own (GSD_CACHE): the listings and reports
-// gsd keeps (README: Speed) go there, not into the user's cache.
+// gsd keeps (gsd help files) go there, not into the user's cache.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "gsd-cmd-test-cache-")
 	if err != nil {

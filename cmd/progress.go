@@ -33,7 +33,7 @@ milestone, the phase and the plan, and which rule of the position model chose th
 
 With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with every file,
 directory and variable it read, and printed again, without reading the project, while each is
-as it was (README: Reports are kept).
+as it was (gsd help files).
 
 With --check, exit status is 1 when any problem is an error, 0 otherwise. When GITHUB_ACTIONS is
 true, problems are also emitted as workflow annotations and a summary table is appended to

@@ -55,3 +55,40 @@ func TestHelpTopics(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpReferences: every "gsd help NAME" the README, the help topics and the commands' "See
+// also" lines point to is a command or a topic, and the README stays the front door: small,
+// with the set-up commands and the CI check the repository's own CI relies on.
+func TestHelpReferences(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(readme) > 12288 {
+		t.Errorf("README.md is %d bytes; the reference belongs in gsd help (12288 at most)", len(readme))
+	}
+	for _, s := range []string{"make demo", "make test", "go test ./...", "gsd progress --check", "gsd hook install", "make docs"} {
+		if !bytes.Contains(readme, []byte(s)) {
+			t.Errorf("README.md does not mention %q", s)
+		}
+	}
+	texts := map[string][]byte{"README.md": readme}
+	ents, _ := os.ReadDir("help")
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join("help", e.Name()))
+		texts["help/"+e.Name()] = b
+	}
+	for _, sc := range subcommands {
+		for _, topic := range topicsFor(sc.name) {
+			texts["see also of "+sc.name] = append(texts["see also of "+sc.name], "gsd help "+topic+"\n"...)
+		}
+	}
+	ref := regexp.MustCompile("gsd help ([a-z][a-z-]*)")
+	for file, b := range texts {
+		for _, m := range ref.FindAllSubmatch(b, -1) {
+			if code, _, errOut := runGsd(t, "help", string(m[1])); code != ExitOK {
+				t.Errorf("%s: %s: exit %d: %s", file, m[0], code, errOut)
+			}
+		}
+	}
+}

@@ -47,7 +47,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# gsd's cache of listings and reports (README: Speed), in the scratch directory rather than the
+# gsd's cache of listings and reports (gsd help files), in the scratch directory rather than the
 # user's.
 export GSD_CACHE=$work/cache
 # Every binary timed is copied into place first, as an installer does: a file the Go linker has
@@ -177,7 +177,7 @@ console.log(`bench: upstream analyze sees ${d.phase_count} phases, ${d.total_pla
   node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1]));
 console.log(`bench: gsd progress sees ${d.phases.length} phases, ${d.progress.plansTotal} plans, ${d.progress.plansComplete} done`)' "$work/gsd.out"
   for who in gsd upstream; do "$work/reset" "$work/cb-$who"; done
-  # As on a project that has not changed in the last 3 s (README: Speed): the copy settles, then
+  # As on a project that has not changed in the last 3 s (gsd help files): the copy settles, then
   # a run stores its listings and its report in the cache. Then once more with the cache off, as
   # the first run after a change of the project is (or nearly: that run stats, and lists only
   # the directories that changed).
