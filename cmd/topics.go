@@ -70,7 +70,7 @@ func (a *app) helpTopics() []*cobra.Command {
 }
 
 // topicsFor names the help topics that take command name's reference further; its help ends
-// with them. A switch rather than a map, so that nothing is built before a command is.
+// with them (seeAlsoInHelp). A switch rather than a map, so that nothing is built at start-up.
 func topicsFor(name string) []string {
 	switch name {
 	case "hydrate":
@@ -93,10 +93,23 @@ func topicsFor(name string) []string {
 	return nil
 }
 
-// withTopics ends c's long help with the topics that take it further.
-func withTopics(c *cobra.Command) *cobra.Command {
-	if ts := topicsFor(c.Name()); len(ts) > 0 && c.Long != "" {
-		c.Long += "\n\nSee also: gsd help " + strings.Join(ts, ", gsd help ") + "."
+// withTopics ends c's long help with the topics that take it further, once.
+func withTopics(c *cobra.Command) {
+	ts := topicsFor(c.Name())
+	if len(ts) == 0 || c.Long == "" {
+		return
 	}
-	return c
+	if see := "\n\nSee also: gsd help " + strings.Join(ts, ", gsd help ") + "."; !strings.HasSuffix(c.Long, see) {
+		c.Long += see
+	}
+}
+
+// seeAlsoInHelp makes root's help (inherited by every command) add the command's topics to its
+// long help when the help is printed, so that a run that prints none spends nothing on them.
+func seeAlsoInHelp(root *cobra.Command) {
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		withTopics(c)
+		help(c, args)
+	})
 }
