@@ -141,6 +141,8 @@ type progressReportJSON struct {
 	Trackable     *bool                  `json:"trackable"`
 	Rule          roadmap.Rule           `json:"rule"`
 	Evidence      []roadmap.Evidence     `json:"evidence"`
+	Confidence    roadmap.Confidence     `json:"confidence"`
+	Alternatives  []alternativeJSON      `json:"alternatives"`
 	PlanFiles     int                    `json:"planFiles"`
 	PlansDone     int                    `json:"plansDone"`
 	Progress      roadmap.Progress       `json:"progress"`
@@ -150,6 +152,22 @@ type progressReportJSON struct {
 	Sessions      []progressSessionJSON  `json:"sessions"`
 	State         *hydrate.StatePosition `json:"state"`
 	Problems      []roadmap.Problem      `json:"problems"`
+}
+
+// alternativeJSON is a roadmap.Alternative with null for no phase or no plan.
+type alternativeJSON struct {
+	Phase    *string            `json:"phase"`
+	Plan     *string            `json:"plan"`
+	Why      string             `json:"why"`
+	Evidence []roadmap.Evidence `json:"evidence"`
+}
+
+func alternativesJSON(alts []roadmap.Alternative) []alternativeJSON {
+	out := []alternativeJSON{}
+	for _, a := range alts {
+		out = append(out, alternativeJSON{Phase: optString(a.Phase), Plan: optString(a.Plan), Why: a.Why, Evidence: nonNil(a.Evidence)})
+	}
+	return out
 }
 
 // progressSessionJSON is a hydrate.UserSession with null for what is unknown.
@@ -177,6 +195,8 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Trackable:     r.Trackable,
 		Rule:          pos.Rule,
 		Evidence:      nonNil(pos.Evidence),
+		Confidence:    pos.Confidence,
+		Alternatives:  alternativesJSON(pos.Alternatives),
 		PlanFiles:     r.PlanFiles,
 		PlansDone:     r.PlansDone,
 		Progress:      r.Progress,
@@ -305,9 +325,19 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
 func printEvidence(w io.Writer, pos *roadmap.Position) {
-	printf(w, "\nWhy (rule %s):\n", pos.Rule)
+	printf(w, "\nWhy (rule %s, confidence %s):\n", pos.Rule, pos.Confidence)
 	for _, e := range pos.Evidence {
 		printf(w, "%s\n", e.String())
+	}
+	if len(pos.Alternatives) == 0 {
+		return
+	}
+	printf(w, "\nOther readings:\n")
+	for _, alt := range pos.Alternatives {
+		printf(w, "%s\n", alt.String())
+		for _, e := range alt.Evidence {
+			printf(w, "  %s\n", e.String())
+		}
 	}
 }
 
