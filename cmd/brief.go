@@ -91,8 +91,8 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	}
 	p("\n")
 
-	if b.Reading != "" {
-		p("%s\n\n", b.Reading)
+	if b.Reading != nil {
+		p("%s\n\n", *b.Reading)
 	}
 	switch b.State {
 	case hydrate.StateNoSession:

@@ -34,8 +34,8 @@ type Brief struct {
 	Note           string          `json:"-"`
 	WouldCarry     bool            `json:"wouldCarry"` // hydrate would keep the statuses of the tasks still in the edited plan
 	// Reading is one line, when the plan was just chosen by a position that is not sure: how
-	// sure it is and the other reading ("" otherwise).
-	Reading string `json:"reading"`
+	// sure it is and the other reading (nil otherwise).
+	Reading *string `json:"reading"`
 	Next    []Step `json:"next"`
 }
 
@@ -216,9 +216,9 @@ func allocate(children []planfile.Child) []int {
 
 // reading is Brief.Reading: one line, bounded, naming the first other reading and the command
 // that follows it.
-func reading(r *Result) string {
+func reading(r *Result) *string {
 	if r.Confidence == "" || r.Confidence == roadmap.ConfidenceHigh {
-		return ""
+		return nil
 	}
 	line := fmt.Sprintf("gsd chose this position with %s confidence (gsd progress --explain says why)", r.Confidence)
 	if len(r.Alternatives) > 0 {
@@ -228,7 +228,8 @@ func reading(r *Result) string {
 			line += " (gsd start " + arg + ")"
 		}
 	}
-	return line + "."
+	line += "."
+	return &line
 }
 
 // nextSteps says which gsd commands to run next, for the state the session is in.

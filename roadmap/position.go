@@ -241,6 +241,11 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			}
 			if j >= 0 {
 				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
+				for _, e := range p.Phases[i+1 : j] {
+					if closed, err := idx.closedByState(e); err == nil && closed {
+						p.evidence("phase", statePath, 0, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan: closed", e.Num))
+					}
+				}
 				p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
 				p.Confidence = ConfidenceHigh
 				return p, choose(j, RuleAfterFinished)
