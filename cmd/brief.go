@@ -91,6 +91,9 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	}
 	p("\n")
 
+	if b.Reading != nil {
+		p("%s\n\n", *b.Reading)
+	}
 	switch b.State {
 	case hydrate.StateNoSession:
 		p("There is no session for %s yet: nothing is being executed.\n\n", b.User)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 // planFlagUsage documents --plan of hydrate and brief.
@@ -145,6 +146,8 @@ type hydrateReport struct {
 	Carry          *hydrate.CarryReport `json:"carry"`
 	StateDrift     []hydrate.Difference `json:"stateDrift"`
 	StateSynced    bool                 `json:"stateSynced"`
+	Confidence     *string              `json:"confidence"`
+	Alternatives   []alternativeJSON    `json:"alternatives"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -172,6 +175,24 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Carry:          r.Carry,
 		StateDrift:     nonNil(r.StateDrift),
 		StateSynced:    r.StateSynced,
+		Confidence:     optString(string(r.Confidence)),
+		Alternatives:   alternativesJSON(r.Alternatives),
+	}
+}
+
+// printReading says, when the plan was chosen by a position that is not sure, how sure it is
+// and how to follow another reading instead.
+func (a *app) printReading(w io.Writer, r *hydrate.Result) {
+	if r.Confidence == "" || r.Confidence == roadmap.ConfidenceHigh {
+		return
+	}
+	a.field(w, "Position", fmt.Sprintf("%s confidence (gsd progress --explain says why)", r.Confidence))
+	for _, alt := range r.Alternatives {
+		line := alt.String()
+		if arg := alt.StartArg(); arg != "" {
+			line += " (gsd start " + arg + ")"
+		}
+		a.field(w, "Or", line)
 	}
 }
 
@@ -208,6 +229,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		}
 	}
 	a.printCarry(w, r.Carry)
+	a.printReading(w, r)
 	for _, warn := range r.Warnings {
 		a.field(w, "Warning", warn)
 	}

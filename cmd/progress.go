@@ -29,7 +29,24 @@ when one started its numbers again). It reads every session alike, so it does no
 runs it (--user, GSD_USER).
 
 With --explain, it also prints the evidence the position rests on, one file:line each: the
-milestone, the phase and the plan, and which rule of the position model chose them.
+milestone, the phase and the plan, which rule of the position model chose them, how sure the
+reading is, and the other readings a person could defend.
+
+The position follows the latest work. STATE.md's phase holds unless later work contradicts it:
+when a later phase already has finished plans (a plan executed but never summarised does not
+pin the project to the past), the position moves on, unless STATE.md dates itself after that
+work (its last_updated, last_activity or Last activity against the SUMMARYs' completed: dates).
+Decimal phases inserted under a phase are interruptions of it; a backlog phase (999.x) is parked
+until STATE.md says it is executing; a phase STATE.md calls complete that has no plan is
+closed; a second "# Roadmap" title in ROADMAP.md supersedes the roadmap above it; a stale
+active-workstream pointer (a workstream with no ROADMAP.md or STATE.md, or a finished one the
+root's newer STATE.md has overtaken) leaves the root in force.
+
+Each position has a confidence: high when STATE.md, the roadmap and the disk agree; medium when
+a person would read it this way but another reading is defensible; low when the signals
+conflict. Every --json carries "confidence" and "alternatives" (phase, plan, why, evidence);
+hydrate prints the gsd start command for an alternative when it bootstraps on a reading that
+is not high, and the brief says so in one line.
 
 With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with every file,
 directory and variable it read, and printed again, without reading the project, while each is
@@ -141,6 +158,8 @@ type progressReportJSON struct {
 	Trackable     *bool                  `json:"trackable"`
 	Rule          roadmap.Rule           `json:"rule"`
 	Evidence      []roadmap.Evidence     `json:"evidence"`
+	Confidence    roadmap.Confidence     `json:"confidence"`
+	Alternatives  []alternativeJSON      `json:"alternatives"`
 	PlanFiles     int                    `json:"planFiles"`
 	PlansDone     int                    `json:"plansDone"`
 	Progress      roadmap.Progress       `json:"progress"`
@@ -150,6 +169,22 @@ type progressReportJSON struct {
 	Sessions      []progressSessionJSON  `json:"sessions"`
 	State         *hydrate.StatePosition `json:"state"`
 	Problems      []roadmap.Problem      `json:"problems"`
+}
+
+// alternativeJSON is a roadmap.Alternative with null for no phase or no plan.
+type alternativeJSON struct {
+	Phase    *string            `json:"phase"`
+	Plan     *string            `json:"plan"`
+	Why      string             `json:"why"`
+	Evidence []roadmap.Evidence `json:"evidence"`
+}
+
+func alternativesJSON(alts []roadmap.Alternative) []alternativeJSON {
+	out := []alternativeJSON{}
+	for _, a := range alts {
+		out = append(out, alternativeJSON{Phase: optString(a.Phase), Plan: optString(a.Plan), Why: a.Why, Evidence: nonNil(a.Evidence)})
+	}
+	return out
 }
 
 // progressSessionJSON is a hydrate.UserSession with null for what is unknown.
@@ -177,6 +212,8 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Trackable:     r.Trackable,
 		Rule:          pos.Rule,
 		Evidence:      nonNil(pos.Evidence),
+		Confidence:    pos.Confidence,
+		Alternatives:  alternativesJSON(pos.Alternatives),
 		PlanFiles:     r.PlanFiles,
 		PlansDone:     r.PlansDone,
 		Progress:      r.Progress,
@@ -305,9 +342,19 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
 func printEvidence(w io.Writer, pos *roadmap.Position) {
-	printf(w, "\nWhy (rule %s):\n", pos.Rule)
+	printf(w, "\nWhy (rule %s, confidence %s):\n", pos.Rule, pos.Confidence)
 	for _, e := range pos.Evidence {
 		printf(w, "%s\n", e.String())
+	}
+	if len(pos.Alternatives) == 0 {
+		return
+	}
+	printf(w, "\nOther readings:\n")
+	for _, alt := range pos.Alternatives {
+		printf(w, "%s\n", alt.String())
+		for _, e := range alt.Evidence {
+			printf(w, "  %s\n", e.String())
+		}
 	}
 }
 

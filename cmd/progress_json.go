@@ -29,12 +29,16 @@ func (r *progressReportJSON) appendJSON(dst []byte) []byte {
 	}
 	w.StringField("rule", string(r.Rule))
 	w.Key("evidence")
-	array(w, r.Evidence, func(e roadmap.Evidence) {
+	array(w, r.Evidence, writeEvidence(w))
+	w.StringField("confidence", string(r.Confidence))
+	w.Key("alternatives")
+	array(w, r.Alternatives, func(a alternativeJSON) {
 		w.Open('{')
-		w.StringField("decision", e.Decision)
-		w.StringField("file", e.File)
-		w.IntField("line", e.Line)
-		w.StringField("says", e.Says)
+		w.StringOrNullField("phase", a.Phase)
+		w.StringOrNullField("plan", a.Plan)
+		w.StringField("why", a.Why)
+		w.Key("evidence")
+		array(w, a.Evidence, writeEvidence(w))
 		w.Close('}')
 	})
 	w.IntField("planFiles", r.PlanFiles)
@@ -104,6 +108,18 @@ func (r *progressReportJSON) appendJSON(dst []byte) []byte {
 	})
 	w.Close('}')
 	return w.Bytes()
+}
+
+// writeEvidence returns the writer of one piece of evidence.
+func writeEvidence(w *jsonlite.Indented) func(roadmap.Evidence) {
+	return func(e roadmap.Evidence) {
+		w.Open('{')
+		w.StringField("decision", e.Decision)
+		w.StringField("file", e.File)
+		w.IntField("line", e.Line)
+		w.StringField("says", e.Says)
+		w.Close('}')
+	}
 }
 
 // array writes s with each, or null for a nil slice, as encoding/json does.

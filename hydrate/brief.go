@@ -8,6 +8,7 @@ import (
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 // A Brief is what an agent that has forgotten everything needs to carry on: the plan and its
@@ -32,7 +33,10 @@ type Brief struct {
 	NextPlan       string          `json:"-"`
 	Note           string          `json:"-"`
 	WouldCarry     bool            `json:"wouldCarry"` // hydrate would keep the statuses of the tasks still in the edited plan
-	Next           []Step          `json:"next"`
+	// Reading is one line, when the plan was just chosen by a position that is not sure: how
+	// sure it is and the other reading (nil otherwise).
+	Reading *string `json:"reading"`
+	Next    []Step `json:"next"`
 }
 
 // ResumeTask is the task to resume, with its child elements as written.
@@ -91,6 +95,7 @@ func (e *Env) Brief(r *Result) *Brief {
 		NextPlan:       r.NextPlan,
 		Note:           r.Note,
 		WouldCarry:     r.WouldCarry,
+		Reading:        reading(r),
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
 	if s.file != nil && s.Valid() {
@@ -207,6 +212,24 @@ func allocate(children []planfile.Child) []int {
 		}
 	}
 	return budgets
+}
+
+// reading is Brief.Reading: one line, bounded, naming the first other reading and the command
+// that follows it.
+func reading(r *Result) *string {
+	if r.Confidence == "" || r.Confidence == roadmap.ConfidenceHigh {
+		return nil
+	}
+	line := fmt.Sprintf("gsd chose this position with %s confidence (gsd progress --explain says why)", r.Confidence)
+	if len(r.Alternatives) > 0 {
+		alt := r.Alternatives[0]
+		line += "; another reading is " + textfmt.Clip(alt.String(), maxReasonRunes)
+		if arg := alt.StartArg(); arg != "" {
+			line += " (gsd start " + arg + ")"
+		}
+	}
+	line += "."
+	return &line
 }
 
 // nextSteps says which gsd commands to run next, for the state the session is in.

@@ -40,6 +40,19 @@ type Result struct {
 
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
+
+	// When the position was looked up to choose the plan: how sure it is, and the other
+	// readings a person could defend (roadmap.Position's).
+	Confidence   roadmap.Confidence
+	Alternatives []roadmap.Alternative
+}
+
+// notePosition records how sure the position that chose the plan is.
+func (res *Result) notePosition(pos *roadmap.Position) {
+	res.Confidence, res.Alternatives = pos.Confidence, pos.Alternatives
+	if pos.Phase != nil {
+		res.Phase = pos.Phase.Num.String()
+	}
 }
 
 // Hydrate runs the seven steps of session hydration: read the user's session, validate it,
@@ -146,9 +159,7 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		if pos.Phase != nil {
-			res.Phase = pos.Phase.Num.String()
-		}
+		res.notePosition(pos)
 		if pos.Active == nil {
 			res.Note = NoActivePlan(pos)
 			return "", nil, nil
@@ -231,7 +242,7 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 			if pos.Active == nil {
 				return fmt.Errorf("no active plan to start from (%s); name one: gsd start PLAN", NoActivePlan(pos))
 			}
-			res.Phase = pos.Phase.Num.String()
+			res.notePosition(pos)
 			plan = pos.Active.Path
 		}
 		plan, data, err := e.prepare(plan)

@@ -101,6 +101,11 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 	}
 	dir := path.Join(root, "workstreams", ws)
 	var err error
+	if source != "" {
+		if _, stale := staleWorkstream(fsys, ws); stale {
+			return root, nil
+		}
+	}
 	if ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
 		err = fmt.Errorf("invalid workstream name %q", ws)
 	} else if fi, serr := fs.Stat(fsys, dir); errors.Is(serr, fs.ErrNotExist) || serr == nil && !fi.IsDir() {
@@ -114,6 +119,33 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 		err = fmt.Errorf("%s: %w", source, err)
 	}
 	return "", err
+}
+
+// staleWorkstream reports whether the workstream ws that activeWorkstreamFile names is a
+// pointer left behind, which the root's own roadmap has overtaken, and why: ws has neither
+// ROADMAP.md nor STATE.md while the root has one; or its STATE.md calls its phase complete and
+// the root's STATE.md is dated later. (GSD_WORKSTREAM is a choice made now, never stale.)
+func staleWorkstream(fsys fs.FS, ws string) (string, bool) {
+	if ws == "" || ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
+		return "", false
+	}
+	dir := path.Join(".planning/workstreams", ws)
+	exists := func(name string) bool { _, err := fs.Stat(fsys, name); return err == nil }
+	if !exists(dir) || !exists(".planning/ROADMAP.md") && !exists(".planning/STATE.md") {
+		return "", false
+	}
+	if !exists(path.Join(dir, "ROADMAP.md")) && !exists(path.Join(dir, "STATE.md")) {
+		return fmt.Sprintf("it names workstream %s, which has no ROADMAP.md or STATE.md of its own: the root's are in force", ws), true
+	}
+	_, wsDecl, err := readState(fsys, dir)
+	if err != nil || !wsDecl.PhaseComplete || wsDecl.Updated == "" {
+		return "", false
+	}
+	_, rootDecl, err := readState(fsys, ".planning")
+	if err != nil || rootDecl.Updated <= wsDecl.Updated {
+		return "", false
+	}
+	return fmt.Sprintf("it names workstream %s, whose STATE.md (%s) calls its phase complete; the root's STATE.md is newer (%s): the root is in force", ws, wsDecl.Updated, rootDecl.Updated), true
 }
 
 // activeWorkstreamFile names the workstream in force when GSD_WORKSTREAM does not.

@@ -1,6 +1,7 @@
 package roadmap
 
 import (
+	"fmt"
 	"path"
 	"strings"
 	"unicode"
@@ -20,6 +21,7 @@ type Milestone struct {
 	Collapsed   bool       // named by the summary of a <details> block (GSD's shipped form)
 	Phases      []PhaseNum // its phases, in the order the roadmap lists them
 	key         string
+	roadmap     int // which roadmap of the file last named it (see milestones.supersede)
 }
 
 // Shipped reports whether the milestone is history.
@@ -80,6 +82,12 @@ type milestones struct {
 	inList       bool // inside a "## Milestones" section, whose bullets each name one
 	listLevel    int
 	details      int // the milestone of the <details> block we are in, -1
+	// The roadmaps of a file that holds several (a shipped milestone's whole roadmap left at
+	// the top, the new one below under its own "# Roadmap: ..." title): where each later one
+	// begins, and the title of the one it follows.
+	later     []int
+	titles    []string
+	synthetic []int // per earlier roadmap, the index of the milestone standing for it, -1
 }
 
 func newMilestones() *milestones { return &milestones{section: -1, details: -1} }
@@ -156,10 +164,16 @@ func (ms *milestones) add(m Milestone, l mdLine) int {
 	if m.Status != StatusUnknown {
 		m.StatusLine, m.StatusText = l.num, strings.TrimSpace(l.text)
 	}
+	m.roadmap = len(ms.later)
 	for i, o := range ms.list {
 		if o.key != m.key {
 			continue
 		}
+		if o.roadmap < m.roadmap && m.Status != StatusUnknown {
+			// A later roadmap's word on a milestone is newer than an earlier one's.
+			o.Status, o.StatusLine, o.StatusText = m.Status, m.StatusLine, m.StatusText
+		}
+		o.roadmap = m.roadmap
 		if o.Status == StatusUnknown && m.Status != StatusUnknown {
 			o.Status, o.StatusLine, o.StatusText = m.Status, m.StatusLine, m.StatusText
 		}
@@ -174,16 +188,58 @@ func (ms *milestones) add(m Milestone, l mdLine) int {
 }
 
 // finish settles each milestone's status: a milestone GSD collapsed is shipped unless its
-// text says otherwise.
+// text says otherwise; one that only a roadmap superseded by a later one in the same file names
+// is history.
 func (ms *milestones) finish() []Milestone {
 	out := make([]Milestone, len(ms.list))
 	for i, m := range ms.list {
 		if m.Status == StatusUnknown && m.Collapsed {
 			m.Status, m.StatusLine = StatusComplete, m.Line
 		}
+		if m.roadmap < len(ms.later) && m.Status != StatusComplete {
+			at := ms.later[m.roadmap]
+			m.Status, m.StatusLine = StatusComplete, at
+			m.StatusText = fmt.Sprintf("%s: named only by an earlier roadmap, superseded by the one at line %d", m.Name, at)
+		}
 		out[i] = *m
 	}
 	return out
+}
+
+// supersede records that a later roadmap, under its own title, begins on line: everything
+// the roadmap titled title said above it is history.
+func (ms *milestones) supersede(line int, title string) {
+	ms.later = append(ms.later, line)
+	ms.titles = append(ms.titles, title)
+	ms.synthetic = append(ms.synthetic, -1)
+	ms.section, ms.details, ms.inList = -1, -1, false
+}
+
+// earlierRoadmap returns the milestone standing for the earlier roadmap whose text last
+// named a phase on line (adding it, shipped, to list when first needed), or -1 when line is
+// in the file's last roadmap.
+func (ms *milestones) earlierRoadmap(line int, list *[]Milestone) int {
+	r := 0
+	for r < len(ms.later) && line >= ms.later[r] {
+		r++
+	}
+	if r == len(ms.later) {
+		return -1
+	}
+	if ms.synthetic[r] < 0 {
+		name := strings.TrimSpace(ms.titles[r])
+		if name == "" {
+			name = "earlier roadmap"
+		}
+		first := 1
+		if r > 0 {
+			first = ms.later[r-1]
+		}
+		*list = append(*list, Milestone{Name: name, Line: first, Status: StatusComplete, StatusLine: ms.later[r],
+			StatusText: fmt.Sprintf("an earlier roadmap, superseded by the one at line %d", ms.later[r]), roadmap: r})
+		ms.synthetic[r] = len(*list) - 1
+	}
+	return ms.synthetic[r]
 }
 
 // headingLevel is matchHeading with the heading's level.

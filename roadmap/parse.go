@@ -62,6 +62,7 @@ type facts struct {
 	tableLine      int32  // the line of table (its row)
 	milestone      int32  // the milestone whose section or <details> block first named it, -1
 	tableMilestone int32  // 1 + the index in phaseTable.tableMilestones of its progress table row's Milestone cell, 0 for none
+	lastLine       int32  // the line of its last mention
 }
 
 // phaseTable is the phases a roadmap names, as its lines are read: one Entry and its facts per
@@ -108,6 +109,7 @@ func (t *phaseTable) get(n PhaseNum, l mdLine, name, cell string) (*Entry, *fact
 		}
 	}
 	e, f := &t.entries[i], &t.extra[i]
+	f.lastLine = int32(l.num)
 	if f.milestone < 0 {
 		f.milestone = owner
 	}
@@ -245,6 +247,10 @@ func parseRoadmap(path string, src string) *Roadmap {
 			continue
 		}
 		if text, ok := matchHeading(l.text); ok {
+			if strings.HasPrefix(strings.TrimSpace(l.text), "# ") && title != "" && indexFold(text, "roadmap") >= 0 {
+				// A second roadmap in the file: the one above it is history (see supersede).
+				ms.supersede(l.num, title)
+			}
 			if title == "" && strings.HasPrefix(strings.TrimSpace(l.text), "# ") {
 				title = text
 				if _, after, ok := strings.Cut(text, ":"); ok && strings.Contains(strings.ToLower(text[:len(text)-len(after)]), "roadmap") {
@@ -265,6 +271,12 @@ func parseRoadmap(path string, src string) *Roadmap {
 	entries := t.entries
 	for i := range entries {
 		e, f := &entries[i], &t.extra[i]
+		if f.milestone < 0 {
+			// A phase only an earlier roadmap of the file names is that roadmap's.
+			if m := ms.earlierRoadmap(int(f.lastLine), &r.Milestones); m >= 0 {
+				f.milestone = int32(m)
+			}
+		}
 		e.Status = f.status(e.Collapsed)
 		e.Disputed = f.disputed()
 		if e.Disputed && e.Status == StatusComplete {

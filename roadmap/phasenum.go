@@ -198,6 +198,20 @@ func (n PhaseNum) Int() (int, bool) {
 	return int(n.seg[0]), true
 }
 
+// Inserted reports whether n is a decimal phase inserted under m ("52.1" and "52.2" under
+// "52"): urgent work taken up while m was under way, after which the work returns to m.
+func (n PhaseNum) Inserted(m PhaseNum) bool {
+	if n.prefix() != m.prefix() || n.nseg <= m.nseg || m.suffix != 0 {
+		return false
+	}
+	for i := 0; i < int(m.nseg); i++ {
+		if n.seg[i] != m.seg[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Backlog reports whether n numbers a backlog item: GSD parks ideas as phases 999.x
 // (/gsd-add-backlog), outside the sequence of work, until they are promoted to a real number.
 func (n PhaseNum) Backlog() bool {

@@ -34,6 +34,10 @@ type Position struct {
 	NeedsPlanning bool   // the current phase has no plan file yet (not the same as done)
 	Rule          Rule   // which rule chose the phase
 	Evidence      []Evidence
+	// Confidence says how sure the reading is, and Alternatives the other readings a person
+	// could defend when the signals disagree (none when they agree).
+	Confidence   Confidence
+	Alternatives []Alternative
 }
 
 // Rule names the rule of the position model that chose the current phase.
@@ -43,6 +47,7 @@ type Rule string
 const (
 	RuleState         Rule = "state"          // STATE.md's phase, unfinished on disk
 	RuleAfterFinished Rule = "after-finished" // the next unfinished phase after STATE.md's finished one, in listed order
+	RuleLaterWork     Rule = "later-work"     // past STATE.md's phase, later phases have finished plans: where that work leads
 	RuleInProgress    Rule = "in-progress"    // the first unfinished phase the roadmap marks in progress
 	RuleFirstOpen     Rule = "first-open"     // the first unfinished phase of the milestone, in listed order
 	RuleFinished      Rule = "finished"       // none: every phase of the milestone is finished
@@ -118,11 +123,15 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			file, line = activeWorkstreamFile, 1
 		}
 		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
+	} else if named, err := activeWorkstream(idx.fsys); err == nil && named != "" {
+		if why, stale := staleWorkstream(idx.fsys, named); stale {
+			p.evidence("scope", activeWorkstreamFile, 1, why)
+		}
 	}
 
 	// The current milestone and its phases.
 	m, byState := rm.currentMilestone(decl.Phase)
-	idx.rm, idx.current = rm, m
+	idx.rm, idx.current, idx.stateComplete = rm, m, decl.Completed
 	if m >= 0 {
 		p.Milestone = &rm.Milestones[m]
 		if byState {
@@ -155,10 +164,18 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 		}
 	}
 	// Backlog items (999.x) are parked ideas, not work of the milestone: never current, never
-	// counted, wherever the roadmap lists them.
-	backlog := func(e Entry) bool { return e.Num.Backlog() }
+	// counted, wherever the roadmap lists them; until someone executes one (executing reports
+	// STATE.md's), which is then the work in hand.
+	executing, err := executingBacklog(rm, decl, idx)
+	if err != nil {
+		return nil, err
+	}
+	backlog := func(e Entry) bool { return e.Num.Backlog() && !e.Num.Equal(executing.Num) }
 	if slices.ContainsFunc(p.Phases, backlog) {
 		p.Phases = slices.DeleteFunc(slices.Clone(p.Phases), backlog) // a copy: p.Phases may share the roadmap's array
+	}
+	if !executing.Num.IsZero() && !slices.ContainsFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(executing.Num) }) {
+		p.Phases = append(slices.Clip(p.Phases), executing)
 	}
 
 	inMilestone := func(n PhaseNum) int {
@@ -191,12 +208,15 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	}
 	statePath := path.Join(idx.planningDir, "STATE.md")
 
-	// a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk;
+	// a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk, unless
+	//    later work contradicts it;
 	// b. after it, when it is finished, the next unfinished phase in listed order.
+	stateIgnored := false
 	if n, ok := declaredNum(decl); ok {
 		i := inMilestone(n)
 		switch {
 		case i < 0:
+			stateIgnored = true
 			p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("names phase %s, which is not a phase of the current milestone; not followed", n))
 		default:
 			done, why, err := idx.finished(p.Phases[i])
@@ -204,19 +224,31 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 				return nil, err
 			}
 			if !done {
-				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n))
-				return p, choose(i, RuleState)
-			}
-			for j := i + 1; j < len(p.Phases); j++ {
-				closed, err := idx.closed(p.Phases[j])
+				closed, err := idx.closedByState(p.Phases[i])
 				if err != nil {
 					return nil, err
 				}
-				if !closed {
-					p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
-					p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
-					return p, choose(j, RuleAfterFinished)
+				if closed {
+					done, why = true, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan", n)
 				}
+			}
+			if !done {
+				return p, p.followState(idx, i, statePath, choose)
+			}
+			j, err := idx.nextOpen(p.Phases, i)
+			if err != nil {
+				return nil, err
+			}
+			if j >= 0 {
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
+				for _, e := range p.Phases[i+1 : j] {
+					if closed, err := idx.closedByState(e); err == nil && closed {
+						p.evidence("phase", statePath, 0, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan: closed", e.Num))
+					}
+				}
+				p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
+				p.Confidence = ConfidenceHigh
+				return p, choose(j, RuleAfterFinished)
 			}
 		}
 	}
@@ -243,12 +275,160 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			} else {
 				p.evidence("phase", rmPath, e.Line, says)
 			}
-			return p, choose(i, rule)
+			if err := choose(i, rule); err != nil {
+				return nil, err
+			}
+			// Without STATE.md's word, the order of the roadmap decides; later finished work
+			// is another reading (work done out of order, or an order the roadmap lost).
+			p.Confidence = ConfidenceHigh
+			if stateIgnored {
+				p.Confidence = ConfidenceLow
+			} else if _, ok := declaredNum(decl); !ok && rule == RuleFirstOpen {
+				p.Confidence = ConfidenceMedium
+			}
+			k, err := idx.laterWork(p.Phases, i)
+			if err != nil {
+				return nil, err
+			}
+			if k >= 0 {
+				at, err := idx.laterReading(p.Phases, k)
+				if err != nil {
+					return nil, err
+				}
+				if err := p.alternative(idx, reading{at: at, why: fmt.Sprintf("phase %s, after phase %s in the roadmap's order, has finished plans: the latest work may lead there", p.Phases[k].Num, e.Num)}); err != nil {
+					return nil, err
+				}
+			}
+			p.settle()
+			return p, nil
 		}
 	}
 	p.Rule = RuleFinished
 	p.evidence("phase", rmPath, 0, "every phase of the milestone is finished")
+	p.Confidence = ConfidenceHigh
+	if stateIgnored {
+		p.Confidence = ConfidenceMedium
+	}
 	return p, nil
+}
+
+// followState takes STATE.md's phase, phases[i], unfinished on disk, unless later work
+// contradicts it: past it, a later phase has finished plans, and STATE.md does not date itself
+// after that work. A plan executed but never summarised does not pin a project to the past.
+func (p *Position) followState(idx *dirIndex, i int, statePath string, choose func(int, Rule) error) error {
+	decl, n := p.Declared, p.Phases[i].Num
+	stated := Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n)}
+	k, err := idx.laterWork(p.Phases, i)
+	if err != nil {
+		return err
+	}
+	if k < 0 {
+		p.Evidence = append(p.Evidence, stated)
+		if err := choose(i, RuleState); err != nil {
+			return err
+		}
+		p.Confidence = ConfidenceHigh
+		if decl.PhaseComplete {
+			// STATE.md runs ahead of the disk: it calls the phase complete before the last
+			// SUMMARY has landed.
+			j, err := idx.nextOpen(p.Phases, i)
+			if err != nil {
+				return err
+			}
+			if err := p.alternative(idx, reading{at: j, why: fmt.Sprintf("STATE.md calls phase %s complete, but a plan of it has no SUMMARY yet", n),
+				ev: []Evidence{{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: decl.PhaseText}}}); err != nil {
+				return err
+			}
+		}
+		p.settle()
+		return nil
+	}
+	later, err := idx.laterReading(p.Phases, k)
+	if err != nil {
+		return err
+	}
+	newer, dated, err := idx.stateNewer(decl, p.Phases[k], statePath)
+	if err != nil {
+		return err
+	}
+	moved := fmt.Sprintf("phase %s, after STATE.md's phase %s, has finished plans: the work moved on", p.Phases[k].Num, n)
+	if newer {
+		// STATE.md was written after that work: someone went back to its phase.
+		p.Evidence = append(p.Evidence, stated)
+		p.Evidence = append(p.Evidence, dated...)
+		if err := choose(i, RuleState); err != nil {
+			return err
+		}
+		p.Confidence = ConfidenceMedium
+		return p.alternative(idx, reading{at: later, why: moved})
+	}
+	p.Evidence = append(p.Evidence, Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine,
+		Says: fmt.Sprintf("%q names phase %s, but later work contradicts it", decl.PhaseText, n)})
+	p.Confidence = ConfidenceLow
+	if s := stoppedAt(p.Phases, decl); s >= k {
+		p.evidence("phase", statePath, decl.StoppedPlanLine, fmt.Sprintf("stopped_at names plan %s, after phase %s", decl.StoppedPlan, n))
+		p.Confidence = ConfidenceMedium
+	}
+	p.Evidence = append(p.Evidence, dated...)
+	if len(dated) > 0 {
+		p.Confidence = ConfidenceMedium
+	}
+	if later < 0 {
+		p.Rule = RuleFinished
+		p.evidence("phase", idx.planningDir, 0, moved+"; every phase after it is finished")
+	} else {
+		p.evidence("phase", path.Join(idx.planningDir, "ROADMAP.md"), p.Phases[later].Line, moved)
+		if err := choose(later, RuleLaterWork); err != nil {
+			return err
+		}
+	}
+	return p.alternative(idx, reading{at: i, why: fmt.Sprintf("STATE.md names phase %s, which is unfinished on disk", n), ev: []Evidence{stated}})
+}
+
+// settle caps the confidence of a reading that has alternatives at medium.
+func (p *Position) settle() {
+	if len(p.Alternatives) > 0 && p.Confidence == ConfidenceHigh {
+		p.Confidence = ConfidenceMedium
+	}
+}
+
+// executingBacklog is the backlog phase (999.x) STATE.md says is being executed, with an
+// unfinished plan and work begun (a finished plan, or STATE.md's line saying it executes); the
+// zero Entry when there is none. A backlog phase is parked only until someone executes it.
+func executingBacklog(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (Entry, error) {
+	n, ok := declaredNum(decl)
+	if !ok || !n.Backlog() {
+		return Entry{}, nil
+	}
+	e := Entry{Num: n, Milestone: -1}
+	if rm != nil {
+		for _, r := range rm.Phases {
+			if r.Num.Equal(n) {
+				e = r
+				break
+			}
+		}
+	}
+	ph, err := idx.phase(e)
+	if err != nil {
+		return Entry{}, err
+	}
+	begun, open := false, false
+	for _, pl := range ph.Plans {
+		if pl.Done() {
+			begun = true
+		} else {
+			open = true
+		}
+	}
+	text := strings.ToLower(decl.PhaseText)
+	if strings.Contains(text, "execut") || strings.Contains(text, "in progress") {
+		begun = true
+	}
+	if !begun || !open {
+		return Entry{}, nil
+	}
+	return e, nil
 }
 
 func (p *Position) evidence(decision, file string, line int, says string) {
@@ -306,6 +486,8 @@ type dirIndex struct {
 	// directories of a number two milestones list are (see scope).
 	rm      *Roadmap
 	current int
+	// The phases STATE.md's Phase lines call complete (see closedByState).
+	stateComplete []string
 }
 
 // phaseEntry is what the directories of one phase number hold.
@@ -518,7 +700,24 @@ func (d *dirIndex) closed(e Entry) (bool, error) {
 		return true, nil
 	}
 	done, _, err := d.finished(e)
-	return done, err
+	if err != nil || done {
+		return done, err
+	}
+	return d.closedByState(e)
+}
+
+// closedByState reports whether phase e was closed without plans: it has no plan on disk and
+// a Phase line of STATE.md calls it complete (a phase settled by a decision record or a
+// disposition). Nothing on disk says otherwise, so STATE.md's word stands.
+func (d *dirIndex) closedByState(e Entry) (bool, error) {
+	if !slices.ContainsFunc(d.stateComplete, func(tok string) bool {
+		n, ok := ParsePhaseNum(tok)
+		return ok && n.Equal(e.Num)
+	}) {
+		return false, nil
+	}
+	ph, err := d.phase(e)
+	return err == nil && len(ph.Plans) == 0, err
 }
 
 // listArchived lists milestones/*-phases/ once.

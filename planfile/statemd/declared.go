@@ -11,14 +11,29 @@ type Declared struct {
 	PhaseText string `json:"phaseText"` // that line, trimmed, as evidence
 	PhaseOf   int    `json:"phaseOf"`   // "9 of 9" -> 9; 0 unknown
 	Complete  bool   `json:"complete"`  // the Phase or Status line says the phase is complete
-	Paused    string `json:"paused"`    // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
-	Next      string `json:"next"`      // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
-	NextLine  int    `json:"nextLine"`
+	// PhaseComplete: the Phase line itself says so ("Phase: 9 (Name) — COMPLETE"); a Status
+	// line's "complete" can be about a plan or the phase before.
+	PhaseComplete bool `json:"phaseComplete"`
+	// Completed are the phases the Current Position's Phase lines call complete, in order
+	// (a STATE.md that keeps a line per recent phase: "Phase: 09 (crosscheck) — COMPLETE").
+	Completed []string `json:"completed"`
+	Paused    string   `json:"paused"` // "PAUSED at Plan 01 Task 4": any "paused" wording of the Phase or Status line
+	Next      string   `json:"next"`   // the phase a Next line names ("Next: ... plan-phase 15"), "" when none
+	NextLine  int      `json:"nextLine"`
 	// Percent is the Progress line's NN%, -1 when it has none, or one of another scope than the
 	// milestone's ("33% (1/3 Phase 2 plans done)", "60% overall; v1.1: 33%").
 	Percent int `json:"percent"`
 	// PercentLine is the Progress line's, 0 when there is none.
 	PercentLine int `json:"percentLine"`
+	// StoppedPlan is the plan id the frontmatter's stopped_at says was completed last
+	// ("stopped_at: Completed 57-02-PLAN.md" -> "57-02"), "" when it names none. GSD's tools
+	// keep the frontmatter current while a body written by hand can lag behind it.
+	StoppedPlan     string `json:"stoppedPlan"`
+	StoppedPlanLine int    `json:"stoppedPlanLine"`
+	// Updated is the newest date STATE.md gives for itself (frontmatter last_updated or
+	// last_activity, the Last activity line), as YYYY-MM-DD; "" when it gives none.
+	Updated     string `json:"updated"`
+	UpdatedLine int    `json:"updatedLine"`
 }
 
 // Declared reads the phase from, in this order, the frontmatter's current_phase, the Current
@@ -46,6 +61,7 @@ func (d *Doc) Declared() Declared {
 				dec.PhaseOf = n
 			}
 			dec.Complete = phaseSaysComplete(v[end:])
+			dec.PhaseComplete = dec.Complete
 			dec.Paused = paused(v)
 		}
 	}
@@ -63,8 +79,92 @@ func (d *Doc) Declared() Declared {
 			dec.Percent = n
 		}
 	}
+	for i := d.start; i < d.end && i < len(d.lines); i++ {
+		if d.fenced[i] {
+			continue
+		}
+		if field, _, v, ok := fieldAt(d.lines[i].text); ok && field == "Phase" {
+			if tok, _, end := phaseToken(v); tok != "" && phaseSaysComplete(v[end:]) {
+				dec.Completed = append(dec.Completed, tok)
+			}
+		}
+	}
 	dec.Next, dec.NextLine = d.next()
+	if i, v, ok := d.frontmatterKey("stopped_at"); ok {
+		if id := completedPlan(v); id != "" {
+			dec.StoppedPlan, dec.StoppedPlanLine = id, i+1
+		}
+	}
+	for _, key := range []string{"last_updated", "last_activity"} {
+		if i, v, ok := d.frontmatterKey(key); ok {
+			dec.noteDate(v, i+1)
+		}
+	}
+	for i := d.start; i < d.end && i < len(d.lines); i++ {
+		if name, _, v, ok := splitLabel(d.lines[i].text); ok && strings.EqualFold(name, "last activity") {
+			dec.noteDate(v, i+1)
+		}
+	}
 	return dec
+}
+
+// noteDate keeps the date v starts with when it is newer than the one kept.
+func (dec *Declared) noteDate(v string, line int) {
+	if d := LeadingDate(v); d != "" && d > dec.Updated {
+		dec.Updated, dec.UpdatedLine = d, line
+	}
+}
+
+// LeadingDate returns the YYYY-MM-DD date that v starts with (after quotes and spaces), or "".
+func LeadingDate(v string) string {
+	v = strings.TrimLeft(v, " \t\"'")
+	if len(v) < 10 {
+		return ""
+	}
+	for i := 0; i < 10; i++ {
+		c := v[i]
+		if i == 4 || i == 7 {
+			if c != '-' {
+				return ""
+			}
+		} else if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	if len(v) > 10 && v[10] >= '0' && v[10] <= '9' {
+		return ""
+	}
+	return v[:10]
+}
+
+// completedPlan reads the plan id of a stopped_at value that says a plan was completed
+// ("Completed 57-02-PLAN.md (settle tests)" -> "57-02"); "" for anything else.
+func completedPlan(v string) string {
+	v = strings.Trim(v, " \t\"'")
+	rest, ok := cutPrefixFold(v, "completed ")
+	if !ok {
+		return ""
+	}
+	tok, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	id, ok := cutSuffixFold(tok, "-PLAN.md")
+	if !ok || id == "" {
+		return ""
+	}
+	return id
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+func cutSuffixFold(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix) {
+		return s[:len(s)-len(suffix)], true
+	}
+	return s, false
 }
 
 // frontmatterKey finds a top-level key of the frontmatter: its line index and value.

@@ -1,6 +1,7 @@
 package statemd
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -62,12 +63,12 @@ func TestDeclared(t *testing.T) {
 		{
 			name: "COMPLETE after the name",
 			in:   "## Current Position\n\nPhase: 8 of 8 (Distribution) — COMPLETE\nPlan: 3 of 3 complete\nStatus: Phase 8 Complete — README ready\n",
-			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, Percent: -1},
+			want: Declared{Phase: "8", PhaseLine: 3, PhaseOf: 8, Complete: true, PhaseComplete: true, Completed: []string{"8"}, Percent: -1},
 		},
 		{
 			name: "zero-padded phase, COMPLETE and a parenthesis",
 			in:   "---\nstatus: completed\n---\n\n# Project State\n\n## Current Position\n\nPhase: 04 — COMPLETE (verified PASS 4/4 success criteria)\nPlan: 7 of 7\nStatus: complete\n\nProgress: [████████░░] 80%\n",
-			want: Declared{Phase: "04", PhaseLine: 9, Complete: true, Percent: 80, PercentLine: 13},
+			want: Declared{Phase: "04", PhaseLine: 9, Complete: true, PhaseComplete: true, Completed: []string{"04"}, Percent: 80, PercentLine: 13},
 		},
 		{
 			name: "frontmatter current_phase first; a name saying 'context complete' is not a status",
@@ -94,7 +95,7 @@ func TestDeclared(t *testing.T) {
 		{
 			name: "a bold Next naming the phase itself",
 			in:   "## Current Position\n\nPhase: 14 of 17 — COMPLETE\n**Next:** Phase 15 — Link Sharing (needs planning)\n",
-			want: Declared{Phase: "14", PhaseLine: 3, PhaseOf: 17, Complete: true, Next: "15", NextLine: 4, Percent: -1},
+			want: Declared{Phase: "14", PhaseLine: 3, PhaseOf: 17, Complete: true, PhaseComplete: true, Completed: []string{"14"}, Next: "15", NextLine: 4, Percent: -1},
 		},
 		{
 			name: "a Next line naming no phase is not one",
@@ -124,7 +125,7 @@ func TestDeclared(t *testing.T) {
 		{
 			name: "a Next line naming a lettered phase",
 			in:   "## Current Position\n\nPhase: 16B of 17 — COMPLETE\nNext: /gsd:plan-phase 16C\n",
-			want: Declared{Phase: "16B", PhaseLine: 3, PhaseOf: 17, Complete: true, Next: "16C", NextLine: 4, Percent: -1},
+			want: Declared{Phase: "16B", PhaseLine: 3, PhaseOf: 17, Complete: true, PhaseComplete: true, Completed: []string{"16B"}, Next: "16C", NextLine: 4, Percent: -1},
 		},
 		{
 			name: "a percent of another scope is not the milestone's",
@@ -135,6 +136,23 @@ func TestDeclared(t *testing.T) {
 			name: "CRLF and a BOM",
 			in:   "\ufeff# State\r\n\r\n## Current Position\r\n\r\nPhase: 2 of 4 (Two)\r\nStatus: Phase 2 COMPLETE\r\nProgress: 50%",
 			want: Declared{Phase: "2", PhaseLine: 5, PhaseOf: 4, Complete: true, Percent: 50, PercentLine: 7},
+		},
+		{
+			name: "dated: stopped_at's plan and the newest date",
+			in: "---\nstopped_at: Completed 57-02-PLAN.md (tests pass)\nlast_updated: \"2026-03-01T10:00:00Z\"\nlast_activity: 2026-03-04\n---\n\n" +
+				"## Current Position\n\nPhase: 55 — EXECUTING\nLast activity: 2026-02-20 -- executed 55-01\n",
+			want: Declared{Phase: "55", PhaseLine: 9, Percent: -1, StoppedPlan: "57-02", StoppedPlanLine: 2, Updated: "2026-03-04", UpdatedLine: 4},
+		},
+		{
+			name: "a Phase line per recent phase: each one's COMPLETE is kept",
+			in: "## Current Position\n\nPhase: 07 (hygiene) — COMPLETE\nPhase: 08 (gaps) — COMPLETE\nPhase: 09 (crosscheck) — COMPLETE (PR #199)\n" +
+				"Phase: 10 (cash) — plans built, not executed\n",
+			want: Declared{Phase: "07", PhaseLine: 3, Complete: true, PhaseComplete: true, Completed: []string{"07", "08", "09"}, Percent: -1},
+		},
+		{
+			name: "stopped_at that completed no plan names none",
+			in:   "---\nstopped_at: Phase 4 complete (verified)\nlast_updated: not a date\n---\n\n## Current Position\n\nPhase: 4\n",
+			want: Declared{Phase: "4", PhaseLine: 8, Percent: -1},
 		},
 	}
 	for _, tt := range tests {
@@ -148,7 +166,7 @@ func TestDeclared(t *testing.T) {
 				}
 				got.PhaseText = ""
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Declared() =\n%+v\nwant\n%+v", got, tt.want)
 			}
 		})
