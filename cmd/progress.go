@@ -32,21 +32,9 @@ With --explain, it also prints the evidence the position rests on, one file:line
 milestone, the phase and the plan, which rule of the position model chose them, how sure the
 reading is, and the other readings a person could defend.
 
-The position follows the latest work. STATE.md's phase holds unless later work contradicts it:
-when a later phase already has finished plans (a plan executed but never summarised does not
-pin the project to the past), the position moves on, unless STATE.md dates itself after that
-work (its last_updated, last_activity or Last activity against the SUMMARYs' completed: dates).
-Decimal phases inserted under a phase are interruptions of it; a backlog phase (999.x) is parked
-until STATE.md says it is executing; a phase STATE.md calls complete that has no plan is
-closed; a second "# Roadmap" title in ROADMAP.md supersedes the roadmap above it; a stale
-active-workstream pointer (a workstream with no ROADMAP.md or STATE.md, or a finished one the
-root's newer STATE.md has overtaken) leaves the root in force.
-
-Each position has a confidence: high when STATE.md, the roadmap and the disk agree; medium when
-a person would read it this way but another reading is defensible; low when the signals
-conflict. Every --json carries "confidence" and "alternatives" (phase, plan, why, evidence);
-hydrate prints the gsd start command for an alternative when it bootstraps on a reading that
-is not high, and the brief says so in one line.
+The position follows the latest work, and says how sure it is (high, medium, low) with the
+other readings a person could defend: --explain prints them, every --json carries
+"confidence" and "alternatives" (gsd help position).
 
 With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with every file,
 directory and variable it read, and printed again, without reading the project, while each is
