@@ -30,6 +30,7 @@ type Alternative struct {
 	Plan     string     `json:"plan"`  // "" for none: the phase needs planning, or there is no phase
 	Why      string     `json:"why"`
 	Evidence []Evidence `json:"evidence"`
+	PlanID   string     `json:"-"` // the plan's id ("55-01"), what gsd start takes
 }
 
 // String renders the alternative as "phase N, plan P: why".
@@ -46,8 +47,17 @@ func (a Alternative) String() string {
 	return where + ": " + a.Why
 }
 
-// StartArg is what "gsd start" takes to follow the alternative: its plan, "" when it has none.
-func (a Alternative) StartArg() string { return a.Plan }
+// StartArg is what "gsd start" takes to follow the alternative: its plan's id, else its path;
+// "" when it has no plan.
+func (a Alternative) StartArg() string {
+	if a.Plan == "" {
+		return ""
+	}
+	if a.PlanID != "" {
+		return a.PlanID
+	}
+	return a.Plan
+}
 
 // laterWork returns the index, in phases (listed order), of the last phase after from whose
 // directory holds a finished plan (a plan with its SUMMARY): the latest work the disk shows
@@ -154,7 +164,7 @@ func (p *Position) alternative(d *dirIndex, r reading) error {
 		}
 		for _, pl := range ph.Plans {
 			if !pl.Done() {
-				alt.Plan = pl.Path
+				alt.Plan, alt.PlanID = pl.Path, pl.ID
 				break
 			}
 		}
