@@ -321,7 +321,7 @@ func TestLoadResetPhaseNumbers(t *testing.T) {
 	delete(fsys, ".planning/milestones/v1.0-phases/02-auth/02-03-SUMMARY.md")
 	fsys[".planning/phases/01-new-core/01-02-PLAN.md"] = &fstest.MapFile{}
 	p := mustLoad(t, fsys, ".planning")
-	wantProblems := ".planning/ROADMAP.md:14: info: phase 2 of v1.0 MVP is marked complete, but 02-03-PLAN.md has no SUMMARY (a leftover of a past milestone)\n" +
+	wantProblems := ".planning/ROADMAP.md:14: info: phase 2 of v1.0 MVP is marked complete, but 02-03-PLAN.md has no SUMMARY (a leftover of a shipped milestone)\n" +
 		".planning/ROADMAP.md:21: error: phase 1 of v2.0 Rewrite is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n" +
 		".planning/ROADMAP.md:30: info: phase 2 of v1.0 MVP: progress table says 3/3 plans complete, the disk has 2/3 (a row of a shipped milestone: history)\n" +
 		".planning/ROADMAP.md:32: warning: phase 1 of v2.0 Rewrite: progress table says 1/1 plans complete, the disk has 1/2: update the row\n"
