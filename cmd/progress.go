@@ -269,7 +269,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			a.field(w, "Active", r.Active.Path)
 		}
 	} else {
-		a.field(w, "Current", hydrate.NoActivePlan(r.Position))
+		a.field(w, "Current", r.NoCurrentPhase())
 	}
 	if st := r.StateFile; st != nil {
 		switch {

@@ -16,6 +16,8 @@ type Plan struct {
 	Summary string // path of its SUMMARY, "" if none
 	fix     bool
 	key     pairKey // what pairs it with its SUMMARY
+
+	superseded bool // a FIX round without its SUMMARY that a later round of the same plan has
 }
 
 // Fix reports whether the plan is a FIX plan ("10-01-FIX.md", "08-FIX2.md"),
@@ -24,6 +26,23 @@ func (p Plan) Fix() bool { return p.fix }
 
 // Done reports whether the plan's SUMMARY exists.
 func (p Plan) Done() bool { return p.Summary != "" }
+
+// Settled reports whether the plan holds up nothing: it is done, or it is a round of fixes
+// (10-01-FIX.md) that a later round of the same plan (10-01-FIX2.md, 10-01-FIX-FIX-PLAN.md)
+// with its SUMMARY took over. Such a round is not done (its SUMMARY was never written), but a
+// phase whose plans are all settled is finished.
+func (p Plan) Settled() bool { return p.Done() || p.superseded }
+
+// fixRound is which round of fixes a FIX plan's marks make it: FIX 1, FIX2 2, FIX-FIX 2,
+// FIX-FIX-FIX 3; 0 for a plan that is no FIX plan.
+func fixRound(fix string) int {
+	if fix == "" {
+		return 0
+	}
+	marks := strings.Split(fix, "-")
+	n, _ := strconv.Atoi(strings.TrimPrefix(marks[len(marks)-1], "FIX"))
+	return len(marks) - 1 + max(n, 1)
+}
 
 // fileKind says what a file in a phase directory is.
 type fileKind uint8
@@ -435,6 +454,18 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, map[pairKey]string, erro
 			phaseSummary = ""
 		}
 		out[i] = it.plan
+	}
+	for i := range out {
+		pl := &out[i]
+		if pl.Done() || pl.key.fix == "" {
+			continue
+		}
+		round := fixRound(pl.key.fix)
+		pl.superseded = slices.ContainsFunc(out, func(q Plan) bool {
+			base, qbase := pl.key, q.key
+			base.fix, qbase.fix = "", ""
+			return q.Done() && base == qbase && fixRound(q.key.fix) > round
+		})
 	}
 	return out, phaseSummary, summaries, nil
 }

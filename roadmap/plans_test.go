@@ -380,3 +380,21 @@ func TestPhaseDirOf(t *testing.T) {
 		}
 	}
 }
+
+func TestSupersededFixRound(t *testing.T) {
+	fsys := files("p/02-auth/02-03-PLAN.md", "p/02-auth/02-03-SUMMARY.md",
+		"p/02-auth/02-03-FIX.md", "p/02-auth/02-03-FIX2.md", "p/02-auth/02-03-FIX2-SUMMARY.md",
+		"p/02-auth/02-04-FIX.md")
+	plans, err := ScanPlans(fsys, "p/02-auth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range plans {
+		got = append(got, fmt.Sprintf("%s done=%v settled=%v", p.ID, p.Done(), p.Settled()))
+	}
+	want := "02-03 done=true settled=true|02-03-FIX done=false settled=true|02-03-FIX2 done=true settled=true|02-04-FIX done=false settled=false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
+	}
+}

@@ -84,6 +84,10 @@ func (pr *Progress) add(ph *PhaseInfo) {
 		pr.PhasesComplete++
 	}
 	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
+	if pr.PhasesComplete == pr.PhasesTotal {
+		// Every phase finished: a shipped milestone's leftover plan does not make it 80%.
+		pr.Percent = 100
+	}
 }
 
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
@@ -266,7 +270,7 @@ func derivedStatus(plans []Plan, roadmap Status) Status {
 	}
 	done := 0
 	for _, pl := range plans {
-		if pl.Done() {
+		if pl.Settled() {
 			done++
 		}
 	}
@@ -296,7 +300,7 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 	}
 	var missing []string
 	for _, pl := range ph.Plans {
-		if !pl.Done() {
+		if !pl.Settled() {
 			missing = append(missing, path.Base(pl.Path))
 		}
 	}
