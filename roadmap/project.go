@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -142,8 +143,18 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 	}
 
-	for _, d := range append(slices.Clip(idx.phases()), idx.archived...) {
+	live := len(idx.phases())
+	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(planningDir, "phases")) {
+			// An archived directory whose number the roadmap does not list, or lists with its
+			// directory under phases/: each milestone's archive holds its own phase of the
+			// number (the numbers restart), one row each.
+			if err := p.addArchived(d); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
 			continue // every directory of that number is already in
 		}
@@ -203,6 +214,45 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	p.checkMarks(rmPath)
 	SortProblems(p.Problems)
 	return p, nil
+}
+
+// addArchived adds the phase of archived directory d's number in d's archive
+// (milestones/<version>-phases/), unless a directory of the archive added it already: history,
+// after any phase of the number the roadmap lists, so that a search by number finds that first.
+func (p *Project) addArchived(d Phase) error {
+	parent := path.Dir(d.Dir)
+	lo, _ := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+	hi := lo
+	for ; hi < len(p.Phases) && p.Phases[hi].Num.Equal(d.Num); hi++ {
+		if slices.ContainsFunc(p.Phases[hi].Dirs, func(o string) bool { return path.Dir(o) == parent }) {
+			return nil
+		}
+	}
+	ph := PhaseInfo{Phase: Phase{Num: d.Num, Name: d.Name}, Shipped: true}
+	for _, o := range numbered(p.idx.archived, d.Num) {
+		if path.Dir(o.Dir) != parent {
+			continue
+		}
+		sc, err := p.idx.scan(o.Dir)
+		if err != nil {
+			return err
+		}
+		if !sc.isDir {
+			continue
+		}
+		ph.Dirs = append(ph.Dirs, o.Dir)
+		if ph.Dir == "" || len(ph.Plans) == 0 && len(sc.plans) > 0 {
+			ph.Dir, ph.Name = o.Dir, o.Name
+		}
+		if ph.PhaseSummary == "" {
+			ph.PhaseSummary = sc.summary
+		}
+		ph.Plans = append(ph.Plans, sc.plans...)
+	}
+	if len(ph.Dirs) > 0 {
+		p.Phases = slices.Insert(p.Phases, hi, ph)
+	}
+	return nil
 }
 
 // withDirs fills in ph's directories and plans from e, what the index found of them.
@@ -536,12 +586,45 @@ func (p *Project) ListOrder() []int {
 				return -1
 			}
 			return 1
-		case ha:
+		case ha && pa.Line > 0 && pb.Line > 0:
 			return cmp.Compare(pa.Line, pb.Line)
+		case ha && pa.Line == 0 && pb.Line == 0:
+			// Two archived phases the roadmap does not list: by their archive's version.
+			return compareVersions(path.Base(path.Dir(pa.Dir)), path.Base(path.Dir(pb.Dir)))
+		case ha:
+			return cmp.Compare(pa.Line, pb.Line) // the archives' phases the roadmap does not list first
 		}
 		return 0
 	})
 	return order
+}
+
+// compareVersions orders archive names by the numbers in them, as numbers ("v2.0-phases"
+// before "v10.0-phases").
+func compareVersions(a, b string) int {
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			i, j := 0, 0
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na, _ := strconv.Atoi(a[:i])
+			nb, _ := strconv.Atoi(b[:j])
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // scanQuick lists <planningDir>/quick: one task per subdirectory, done when it holds a file
