@@ -40,7 +40,14 @@ With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with ev
 directory and variable it read, and printed again, without reading the project, while each is
 as it was (gsd help files).
 
-With --check, exit status is 1 when any problem is an error, 0 otherwise. When GITHUB_ACTIONS is
+With --check, exit status is 1 when any problem is an error, 0 otherwise. Only a contradiction
+in current work is an error (a phase of an unshipped milestone marked complete while a plan of it
+has no SUMMARY; plans of one phase in two directories of phases/). History draws notes, never
+errors: a shipped milestone's leftovers (its last one's too), a milestone's archive under
+milestones/<version>-phases/ (nothing is said of it), and phase directories left in phases/
+outside the roadmap with every plan done; a run of such directories is one line. A directory
+outside the roadmap with a plan not done is a warning: it is never the current phase. Phases
+whose numbers restart in a later milestone are each their own milestone's. When GITHUB_ACTIONS is
 true, problems are also emitted as workflow annotations and a summary table is appended to
 $GITHUB_STEP_SUMMARY.`,
 		Example: `  gsd progress
@@ -294,7 +301,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			a.field(w, "Active", r.Active.Path)
 		}
 	} else {
-		a.field(w, "Current", hydrate.NoActivePlan(r.Position))
+		a.field(w, "Current", r.NoCurrentPhase())
 	}
 	if st := r.StateFile; st != nil {
 		switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -53,6 +54,28 @@ func (r *ProgressReport) Errors() int {
 		}
 	}
 	return n
+}
+
+// NoCurrentPhase says why the report has no current phase: NoActivePlan's reason, unless a
+// phase of the milestone is not finished on disk though the roadmap closed it (a plan without
+// its SUMMARY in a phase it calls complete, an error of progress --check): then "every phase is
+// finished" would contradict the phase's own line.
+func (r *ProgressReport) NoCurrentPhase() string {
+	var open []string
+	for i := range r.Phases {
+		ph := &r.Phases[i]
+		if ph.InMilestone && !ph.Num.Backlog() && ph.Status != roadmap.StatusComplete && ph.Status != roadmap.StatusDeferred {
+			open = append(open, ph.Num.String())
+		}
+	}
+	if len(open) == 0 || r.Position.Phase != nil {
+		return NoActivePlan(r.Position)
+	}
+	what := "phase " + open[0] + " has"
+	if len(open) > 1 {
+		what = fmt.Sprintf("phases %s have", strings.Join(open, ", "))
+	}
+	return fmt.Sprintf("no current phase: the roadmap closes every phase, but %s plans without a SUMMARY (gsd progress --check)", what)
 }
 
 // QuickDone counts the quick tasks with their SUMMARY (quick tasks are counted apart from the

@@ -110,7 +110,9 @@ func DerivePosition(proj *roadmap.Project) Position {
 		return pos
 	}
 	phasePosition(&pos, &ph.Phase, ph.Status, proj.Active)
-	if allDone {
+	if allDone && proj.Progress.PhasesComplete == proj.Progress.PhasesTotal {
+		// Complete only when every phase is: a phase the roadmap calls complete while a plan of
+		// it has no SUMMARY (an error of progress --check) keeps its own status.
 		pos.Status = "Complete"
 	}
 	return pos

@@ -272,8 +272,12 @@ func listWith(list func(fs.FS, string) ([]string, error), fsys fs.FS, dir string
 	return names, err
 }
 
-// phaseDirName parses a phase directory name "NN-slug" (or just "NN").
+// phaseDirName parses a phase directory name "NN-slug" (or just "NN"). A Finder or iCloud
+// conflict copy ("03-settings-pages 2") is no phase directory.
 func phaseDirName(name string) (PhaseNum, string, bool) {
+	if conflictCopy(name) {
+		return PhaseNum{}, "", false
+	}
 	n, rest, ok := parsePhasePrefix(name)
 	if !ok {
 		return PhaseNum{}, "", false
@@ -285,4 +289,15 @@ func phaseDirName(name string) (PhaseNum, string, bool) {
 		return PhaseNum{}, "", false
 	}
 	return n, rest[1:], true
+}
+
+// conflictCopy reports whether name (a file's without its extension) is what Finder or iCloud
+// names the copy of a file or directory it found in conflict: the name, a space and a number
+// ("03-settings-pages 2", "03-01-PLAN 2"). Such copies are never plans or phases.
+func conflictCopy(name string) bool {
+	i := len(name)
+	for i > 0 && isDigit(name[i-1]) {
+		i--
+	}
+	return i < len(name) && i > 1 && name[i-1] == ' '
 }

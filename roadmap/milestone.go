@@ -347,11 +347,7 @@ func milestoneKey(lower, name string) string {
 		}
 	}
 	for i := 0; i+1 < len(lower); i++ {
-		if lower[i] == 'v' && isDigit(lower[i+1]) && (i == 0 || !isLetter(lower[i-1])) {
-			j := i + 1
-			for j < len(lower) && (isDigit(lower[j]) || lower[j] == '.' && j+1 < len(lower) && isDigit(lower[j+1])) {
-				j++
-			}
+		if j := versionAt(lower, i); j > i {
 			return lower[i:j]
 		}
 	}

@@ -503,11 +503,30 @@ func indexFold(s, sub string) int {
 // hasVersion reports whether s has a version such as "v1.1".
 func hasVersion(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] == 'v' && isDigit(s[i+1]) && (i == 0 || !isLetter(s[i-1])) {
+		if versionAt(s, i) > i {
 			return true
 		}
 	}
 	return false
+}
+
+// versionAt returns the end of the version starting at lower[i] ("v1.9.0", and a lettered
+// series' "ve.2.1" of "vE.2.1"), or i when none starts there.
+func versionAt(lower string, i int) int {
+	if lower[i] != 'v' || i > 0 && isLetter(lower[i-1]) {
+		return i
+	}
+	j := i + 1
+	if j+2 < len(lower) && isLetter(lower[j]) && lower[j+1] == '.' && isDigit(lower[j+2]) {
+		j += 2
+	}
+	if j >= len(lower) || !isDigit(lower[j]) {
+		return i
+	}
+	for j < len(lower) && (isDigit(lower[j]) || lower[j] == '.' && j+1 < len(lower) && isDigit(lower[j+1])) {
+		j++
+	}
+	return j
 }
 
 // phaseMarks is what the parenthesised groups of a checklist line or heading
@@ -738,8 +757,10 @@ func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
 			continue
 		}
 		n, name, ok := phaseCell(cells[phaseCol])
-		if !ok && isRangeCell(cells[phaseCol]) {
-			continue // "1-8 | v1.0 | Complete": a shipped milestone's row, not a phase
+		if !ok && (isRangeCell(cells[phaseCol]) || hasVersion(strings.ToLower(cells[phaseCol]))) {
+			// "1-8 | v1.0 | Complete", "v1.6 (Phases 1-31)", "**vE.2.1**": a milestone's row (a
+			// shipped one's summary, or the heading of its phases' rows), not a phase.
+			continue
 		}
 		if !ok {
 			if strings.Trim(strings.Join(cells, ""), " -—–:") != "" {

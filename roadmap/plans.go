@@ -15,6 +15,9 @@ type Plan struct {
 	Path    string // relative to the project root, with '/'
 	Summary string // path of its SUMMARY, "" if none
 	fix     bool
+	key     pairKey // what pairs it with its SUMMARY
+
+	superseded bool // a FIX round without its SUMMARY that a later round of the same plan has
 }
 
 // Fix reports whether the plan is a FIX plan ("10-01-FIX.md", "08-FIX2.md"),
@@ -23,6 +26,23 @@ func (p Plan) Fix() bool { return p.fix }
 
 // Done reports whether the plan's SUMMARY exists.
 func (p Plan) Done() bool { return p.Summary != "" }
+
+// Settled reports whether the plan holds up nothing: it is done, or it is a round of fixes
+// (10-01-FIX.md) that a later round of the same plan (10-01-FIX2.md, 10-01-FIX-FIX-PLAN.md)
+// with its SUMMARY took over. Such a round is not done (its SUMMARY was never written), but a
+// phase whose plans are all settled is finished.
+func (p Plan) Settled() bool { return p.Done() || p.superseded }
+
+// fixRound is which round of fixes a FIX plan's marks make it: FIX 1, FIX2 2, FIX-FIX 2,
+// FIX-FIX-FIX 3; 0 for a plan that is no FIX plan.
+func fixRound(fix string) int {
+	if fix == "" {
+		return 0
+	}
+	marks := strings.Split(fix, "-")
+	n, _ := strconv.Atoi(strings.TrimPrefix(marks[len(marks)-1], "FIX"))
+	return len(marks) - 1 + max(n, 1)
+}
 
 // fileKind says what a file in a phase directory is.
 type fileKind uint8
@@ -41,24 +61,29 @@ type planKey struct {
 	num   int      // plan number; -1 for a phase-level plan ("05-PLAN.md", "PLAN.md")
 	sub   string   // a letter after the number ("71-01b"), lower-case
 	fix   string   // "", or the FIX marks in order ("FIX", "FIX2", "FIX-FIX")
+	label string   // the words naming a plan without a number ("uat" of "02-UAT-FIX.md"), or a series ("fix" of "14-fix-01"), lower-case
 }
 
 // pairKey is a planKey as a map key: "03" and "3" are one phase.
 type pairKey struct {
-	phase    phaseKey
-	num      int
-	sub, fix string
+	phase           phaseKey
+	num             int
+	sub, fix, label string
 }
 
-func (k planKey) pair() pairKey { return pairKey{k.phase.key(), k.num, k.sub, k.fix} }
+func (k planKey) pair() pairKey { return pairKey{k.phase.key(), k.num, k.sub, k.fix, k.label} }
 
-// compare orders plans: by phase, numbered plans by number (and letter)
+// compare orders plans: by phase, plans named by words after the others, numbered plans by
+// number (and letter)
 // before the phase-level plan (which in real projects is an overview or a
 // fix-up of the whole phase, so it comes last), a FIX plan right after its
 // base.
 func (k planKey) compare(o planKey) int {
 	if c := k.phase.Compare(o.phase); c != 0 {
 		return c
+	}
+	if c := strings.Compare(k.label, o.label); c != 0 {
+		return c // a named series after the phase's numbered plans
 	}
 	kn, on := k.num, o.num
 	if kn < 0 {
@@ -101,7 +126,7 @@ const maxPlanDigits = 4
 // everything else are kindOther.
 func classify(name string) (kind fileKind, key planKey, id string) {
 	stem, ok := strings.CutSuffix(name, ".md")
-	if !ok || stem == "" {
+	if !ok || stem == "" || conflictCopy(stem) {
 		return kindOther, planKey{}, ""
 	}
 	if kind := wordKind(stem); kind != kindOther {
@@ -125,13 +150,27 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	// upTo is the words before word k, joined by their dashes as stem has them.
 	upTo := func(k int) string { return stem[:offs[k]-1] }
 
-	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md.
-	if kind := wordKind(toks[0]); kind != kindOther && len(toks) >= 2 {
-		n, ok := planNum(toks[1])
-		if !ok {
-			return kindOther, planKey{}, ""
+	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md; and its fix plans, FIX-01-slug.md
+	// (whose SUMMARY is FIX-01-SUMMARY.md).
+	if len(toks) >= 2 {
+		kind := wordKind(toks[0])
+		fixed := isFixMark(toks[0])
+		if fixed {
+			kind = kindPlan
+			if wordKind(toks[len(toks)-1]) == kindSummary {
+				kind = kindSummary
+			}
 		}
-		return kind, planKey{num: n}, toks[1]
+		if kind != kindOther {
+			n, ok := planNum(toks[1])
+			if !ok {
+				return kindOther, planKey{}, ""
+			}
+			if fixed {
+				return kind, planKey{num: n, fix: toks[0]}, upTo(2)
+			}
+			return kind, planKey{num: n}, toks[1]
+		}
 	}
 
 	// The phase: "03", "3.1", "16C", "E73", or a project code and a number "CK-03".
@@ -161,15 +200,27 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if n, sub, ok := planNumSub(toks[k]); ok {
 		key.num, key.sub = n, sub
 		k++
+	} else if k+1 < len(toks) && isSlugWord(toks[k]) {
+		// 14-fix-01-PLAN.md: a word before the number names a series of plans of the phase.
+		if n, sub, ok := planNumSub(toks[k+1]); ok {
+			key.label, key.num, key.sub = strings.ToLower(toks[k]), n, sub
+			k += 2
+		}
 	}
-	// What is left: an optional slug of lower-case words, the FIX marks, and the word.
+	// What is left: an optional slug, the FIX marks, and the word. The slug of a numbered plan
+	// is lower-case words, which its SUMMARY may leave out ("35-01-schema-service-PLAN.md",
+	// "35-01-SUMMARY.md"); a plan without a number is named by its words, upper-case ones too
+	// ("22-EXTENDED-PLAN.md", "02-UAT-FIX.md"), and its SUMMARY repeats them.
 	idEnd := len(stem) // the id is every word but a closing PLAN or SUMMARY
-	fixFrom, fixTo := -1, -1
+	fixFrom, fixTo, slugFrom, slugTo := -1, -1, -1, -1
 	for ; k < len(toks); k++ {
 		t, last := toks[k], k == len(toks)-1
 		switch {
 		case last && wordKind(t) != kindOther:
 			kind, idEnd = wordKind(t), offs[k]-1
+		case wordKind(t) == kindPlan && variantWords(toks[k+1:]):
+			// 22-06-PLAN-SSH-WINRM.md: another design for plan 22-06, a plan of that id.
+			kind, idEnd, k = kindPlan, offs[k]-1, len(toks)
 		case isFixMark(t):
 			if fixFrom < 0 {
 				fixFrom = offs[k]
@@ -178,7 +229,11 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 			if last {
 				kind = kindPlan
 			}
-		case fixFrom < 0 && isSlugWord(t) && !last:
+		case fixFrom < 0 && !last && (isSlugWord(t) || key.num < 0 && isLabelWord(t)):
+			if slugFrom < 0 {
+				slugFrom = offs[k]
+			}
+			slugTo = offs[k] + len(t)
 		default:
 			return kindOther, planKey{}, ""
 		}
@@ -189,7 +244,59 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if fixFrom >= 0 {
 		key.fix = stem[fixFrom:fixTo]
 	}
+	if key.num < 0 && slugFrom >= 0 {
+		key.label = strings.ToLower(stem[slugFrom:slugTo])
+	}
 	return kind, key, stem[:idEnd]
+}
+
+// isLabelWord reports whether t can be a word of the name of a plan without a number
+// ("22-EXTENDED-PLAN.md", "02-UAT-FIX.md"): letters and digits, at least one letter, and not a
+// word that makes the file something else (PLAN, SUMMARY, or REVIEW: "03-REVIEW-FIX.md" is a
+// code review's fix report).
+func isLabelWord(t string) bool {
+	if wordKind(t) != kindOther || t == "REVIEW" {
+		return false
+	}
+	letter := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case isLetter(c):
+			letter = true
+		case !isDigit(c):
+			return false
+		}
+	}
+	return letter
+}
+
+// variantWords reports whether the words after PLAN in a name ("22-06-PLAN-SSH-WINRM.md") make
+// it another version of the plan: upper-case words that name no document about the plan
+// ("-PLAN-OUTLINE.md", "-PLAN-REVIEW-QUESTIONS.md" are such documents).
+func variantWords(ws []string) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	for _, w := range ws {
+		if !allUpper(w) {
+			return false
+		}
+		switch w {
+		case "OUTLINE", "REVIEW", "QUESTIONS", "CHECK", "CHECKLIST", "ASSESSMENT", "AUDIT",
+			"NOTES", "DRAFT", "TEMPLATE", "FEEDBACK", "VERIFICATION", "SUMMARY", "PLAN", "ISSUES":
+			return false
+		}
+	}
+	return true
+}
+
+func allUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // wordKind is what the word PLAN or SUMMARY in a file name makes the file; kindOther for any
@@ -261,7 +368,7 @@ func PlanID(name string) (string, bool) {
 // plan id. No file is opened. An entry of phases/ that is a file named like a
 // phase (see PhaseDirs) has no plans.
 func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
-	plans, _, err := scanPlans(fsys, dir)
+	plans, _, _, err := scanPlans(fsys, dir)
 	if errors.Is(err, errNotDir) {
 		return nil, nil
 	}
@@ -269,9 +376,10 @@ func ScanPlans(fsys fs.FS, dir string) ([]Plan, error) {
 }
 
 // scanPlans is ScanPlans, also returning the phase-level SUMMARY
-// ("05-SUMMARY.md") when no phase-level plan claims it: a summary of the
-// phase as a whole.
-func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
+// ("05-SUMMARY.md") when no phase-level plan claims it, a summary of the
+// phase as a whole; and every SUMMARY of the directory by what it pairs with,
+// for the plans of a sibling directory of the same phase (see dirIndex.scan).
+func scanPlans(fsys fs.FS, dir string) ([]Plan, string, map[pairKey]string, error) {
 	dirPhase, _, _ := phaseDirName(path.Base(dir))
 	type item struct {
 		key  planKey
@@ -315,18 +423,18 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 				}
 				continue
 			}
-			plans = append(plans, item{key, Plan{ID: id, Path: p, fix: key.fix != ""}})
+			plans = append(plans, item{key, Plan{ID: id, Path: p, fix: key.fix != "", key: key.pair()}})
 		}
 		return hasNested, nil
 	}
 
 	nested, err := scan(dir)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	if nested {
 		if _, err := scan(path.Join(dir, "plans")); err != nil && !errors.Is(err, errNotDir) {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 	}
 
@@ -347,7 +455,19 @@ func scanPlans(fsys fs.FS, dir string) ([]Plan, string, error) {
 		}
 		out[i] = it.plan
 	}
-	return out, phaseSummary, nil
+	for i := range out {
+		pl := &out[i]
+		if pl.Done() || pl.key.fix == "" {
+			continue
+		}
+		round := fixRound(pl.key.fix)
+		pl.superseded = slices.ContainsFunc(out, func(q Plan) bool {
+			base, qbase := pl.key, q.key
+			base.fix, qbase.fix = "", ""
+			return q.Done() && base == qbase && fixRound(q.key.fix) > round
+		})
+	}
+	return out, phaseSummary, summaries, nil
 }
 
 // PhaseOf returns the phase a plan belongs to: the number of its phase

@@ -37,6 +37,21 @@ func TestPlanID(t *testing.T) {
 		{"10-01-FIX-PLAN.md", "10-01-FIX", true},
 		{"E73-PLAN.md", "E73", true},
 		{"D40-01-PLAN.md", "D40-01", true},
+		{"02-UAT-FIX.md", "02-UAT-FIX", true},
+		{"02-UAT-FIX-SUMMARY.md", "02-UAT-FIX", false},
+		{"22-EXTENDED-PLAN.md", "22-EXTENDED", true},
+		{"01-github-loading-PLAN.md", "01-github-loading", true},
+		{"14-fix-01-PLAN.md", "14-fix-01", true},
+		{"14-fix-01-SUMMARY.md", "14-fix-01", false},
+		{"22-06-PLAN-SSH-WINRM.md", "22-06", true},
+		{"FIX-01-sm4-decryption-failure.md", "FIX-01", true},
+		{"FIX-01-SUMMARY.md", "FIX-01", false},
+		{"03-01-PLAN-OUTLINE.md", "", false},
+		{"03-01-PLAN-REVIEW-QUESTIONS.md", "", false},
+		{"03-01-PLAN.superseded.md", "", false},
+		{"05-PLAN-SUMMARY.md", "", false},
+		{"03-01-PLAN 2.md", "", false},
+		{"03-FIX-ISSUES.md", "", false},
 		{"03-REVIEW-FIX.md", "", false},
 		{"03-FIXES.md", "", false},
 		{"03-01-FIXES.md", "", false},
@@ -196,6 +211,24 @@ func TestScanPlans(t *testing.T) {
 			"07-01=PLAN-01-schema.md+SUMMARY-01-schema.md 07-02=PLAN-02-api.md 07-10=PLAN-10-docs.md",
 		},
 		{
+			"nested FIX plans pair with their SUMMARY one level up",
+			"p/23-sync",
+			[]string{"plans/FIX-01-decrypt.md", "plans/FIX-02-ui.md", "FIX-01-SUMMARY.md", "23-01-PLAN.md", "23-01-SUMMARY.md"},
+			"23-01=23-01-PLAN.md+23-01-SUMMARY.md 23-FIX-01=FIX-01-decrypt.md+FIX-01-SUMMARY.md 23-FIX-02=FIX-02-ui.md",
+		},
+		{
+			"plans named by words pair with summaries of the same words, not the phase's",
+			"p/02-chat",
+			[]string{"02-01-PLAN.md", "02-01-SUMMARY.md", "02-UAT-FIX.md", "02-UAT-FIX-SUMMARY.md", "02-EXTENDED-PLAN.md", "02-SUMMARY.md"},
+			"02-01=02-01-PLAN.md+02-01-SUMMARY.md 02-EXTENDED=02-EXTENDED-PLAN.md 02-UAT-FIX=02-UAT-FIX.md+02-UAT-FIX-SUMMARY.md",
+		},
+		{
+			"a series of fix plans is not the phase's numbered plans",
+			"p/14-ux",
+			[]string{"14-01-PLAN.md", "14-fix-01-PLAN.md", "14-fix-01-SUMMARY.md", "14-02-PLAN.md", "14-02-SUMMARY.md"},
+			"14-01=14-01-PLAN.md 14-02=14-02-PLAN.md+14-02-SUMMARY.md 14-fix-01=14-fix-01-PLAN.md+14-fix-01-SUMMARY.md",
+		},
+		{
 			"nested summary with another slug still pairs",
 			"p/07-nested",
 			[]string{"plans/PLAN-01-schema.md", "plans/SUMMARY-01-done.md"},
@@ -345,5 +378,23 @@ func TestPhaseDirOf(t *testing.T) {
 		if got := PhaseDirOf(in); got != want {
 			t.Errorf("PhaseDirOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestSupersededFixRound(t *testing.T) {
+	fsys := files("p/02-auth/02-03-PLAN.md", "p/02-auth/02-03-SUMMARY.md",
+		"p/02-auth/02-03-FIX.md", "p/02-auth/02-03-FIX2.md", "p/02-auth/02-03-FIX2-SUMMARY.md",
+		"p/02-auth/02-04-FIX.md")
+	plans, err := ScanPlans(fsys, "p/02-auth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range plans {
+		got = append(got, fmt.Sprintf("%s done=%v settled=%v", p.ID, p.Done(), p.Settled()))
+	}
+	want := "02-03 done=true settled=true|02-03-FIX done=false settled=true|02-03-FIX2 done=true settled=true|02-04-FIX done=false settled=false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }

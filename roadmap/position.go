@@ -498,11 +498,12 @@ type phaseEntry struct {
 	summary   string   // a phase-level SUMMARY no phase-level plan claims
 }
 
-// dirScan is one directory's plans, and its phase-level SUMMARY (see scanPlans).
+// dirScan is one directory's plans, and its SUMMARYs (see scanPlans).
 type dirScan struct {
-	plans   []Plan
-	summary string
-	isDir   bool
+	plans     []Plan
+	summary   string
+	summaries map[pairKey]string
+	isDir     bool
 }
 
 func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
@@ -546,21 +547,66 @@ func (d *dirIndex) numberedIn(n PhaseNum) []Phase {
 	return out
 }
 
-// scan lists one phase directory, once.
+// scan lists one phase directory, once. A plan without its SUMMARY beside it is completed by
+// the SUMMARY in a sibling directory that differs only in the number's zero padding
+// ("096-compiler-additions/" holds the plans, "96-compiler-additions/" the SUMMARYs): one phase.
 func (d *dirIndex) scan(dir string) (*dirScan, error) {
 	if sc, ok := d.byDir[dir]; ok {
 		return sc, nil
 	}
-	plans, summary, err := scanPlans(d.fsys, dir)
-	sc := &dirScan{plans: plans, summary: summary, isDir: true}
+	plans, summary, summaries, err := scanPlans(d.fsys, dir)
+	sc := &dirScan{plans: plans, summary: summary, summaries: summaries, isDir: true}
 	if errors.Is(err, errNotDir) {
 		sc.isDir, err = false, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	d.byDir[dir] = sc
+	d.byDir[dir] = sc // before the siblings are scanned: theirs may look for this one's
+	if slices.ContainsFunc(plans, func(p Plan) bool { return !p.Done() }) {
+		siblings, err := d.paddingSiblings(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, sib := range siblings {
+			other, err := d.scan(sib)
+			if err != nil {
+				return nil, err
+			}
+			for i := range sc.plans {
+				if pl := &sc.plans[i]; pl.Summary == "" {
+					pl.Summary = other.summaries[pl.key]
+				}
+			}
+		}
+	}
 	return sc, nil
+}
+
+// paddingSiblings returns the directories beside phase directory dir whose names differ from its
+// only in the zero padding of the number ("96-x" beside "096-x").
+func (d *dirIndex) paddingSiblings(dir string) ([]string, error) {
+	parent, base := path.Dir(dir), path.Base(dir)
+	n, slug, ok := phaseDirName(base)
+	if !ok {
+		return nil, nil
+	}
+	var same []Phase
+	if parent == path.Join(d.planningDir, "phases") {
+		same = d.numberedIn(n)
+	} else {
+		if err := d.listArchived(); err != nil {
+			return nil, err
+		}
+		same = numbered(d.archived, n)
+	}
+	var out []string
+	for _, p := range same {
+		if p.Dir != dir && p.Name == slug && path.Dir(p.Dir) == parent {
+			out = append(out, p.Dir)
+		}
+	}
+	return out, nil
 }
 
 // phase returns phase e with its plans: every directory of its number is scanned (a
@@ -744,7 +790,7 @@ func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 	}
 	var out []Phase
 	for _, e := range ents {
-		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-phases") {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-phases") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		sub, err := phaseDirsIn(fsys, path.Join(root, e.Name()))
@@ -776,6 +822,9 @@ func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 		return 0, 0, err
 	}
 	for _, name := range ws {
+		if strings.HasPrefix(name, ".") || conflictCopy(name) {
+			continue // kept copies, not workstreams
+		}
 		dirs = append(dirs, path.Join(".planning/workstreams", name))
 	}
 	for _, d := range dirs {

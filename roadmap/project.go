@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ type PhaseInfo struct {
 	Status        Status   // what the disk says, the roadmap filling in where the disk is silent
 	Line          int      // the phase's first line in ROADMAP.md, 0 when not there
 	InRoadmap     bool
-	Shipped       bool   // part of a shipped milestone: history
+	Shipped       bool   // part of a shipped milestone (the current one too, once shipped): history
 	InMilestone   bool   // one of the current milestone's phases
 	PhaseSummary  string // a phase-level SUMMARY ("03-SUMMARY.md") no phase-level plan claims
 	Entry         Entry
@@ -84,6 +85,10 @@ func (pr *Progress) add(ph *PhaseInfo) {
 		pr.PhasesComplete++
 	}
 	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
+	if pr.PhasesComplete == pr.PhasesTotal {
+		// Every phase finished: a shipped milestone's leftover plan does not make it 80%.
+		pr.Percent = 100
+	}
 }
 
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
@@ -115,7 +120,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 		p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
 		for _, e := range rm.Phases {
-			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped() && (pos.Milestone == nil || &rm.Milestones[e.Milestone] != pos.Milestone)
+			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped()
 			p.Phases = append(p.Phases, PhaseInfo{
 				Phase:         Phase{Num: e.Num, Name: e.Name},
 				RoadmapStatus: e.Status,
@@ -138,8 +143,18 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		}
 	}
 
-	for _, d := range append(slices.Clip(idx.phases()), idx.archived...) {
+	live := len(idx.phases())
+	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
 		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(planningDir, "phases")) {
+			// An archived directory whose number the roadmap does not list, or lists with its
+			// directory under phases/: each milestone's archive holds its own phase of the
+			// number (the numbers restart), one row each.
+			if err := p.addArchived(d); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
 			continue // every directory of that number is already in
 		}
@@ -178,6 +193,11 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
+		if ph.Shipped && ph.Status == StatusInProgress {
+			// The milestone shipped with it: a plan left without a SUMMARY is a leftover (a note
+			// of check's), not work in progress.
+			ph.Status = StatusComplete
+		}
 		if pos.Phase != nil && ph.Num.Equal(pos.Phase.Num) && ph.InMilestone {
 			p.Current, p.Active = i, pos.Active
 		}
@@ -190,9 +210,49 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 			p.Progress.add(ph)
 		}
 	}
+	p.checkOutside()
 	p.checkMarks(rmPath)
 	SortProblems(p.Problems)
 	return p, nil
+}
+
+// addArchived adds the phase of archived directory d's number in d's archive
+// (milestones/<version>-phases/), unless a directory of the archive added it already: history,
+// after any phase of the number the roadmap lists, so that a search by number finds that first.
+func (p *Project) addArchived(d Phase) error {
+	parent := path.Dir(d.Dir)
+	lo, _ := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+	hi := lo
+	for ; hi < len(p.Phases) && p.Phases[hi].Num.Equal(d.Num); hi++ {
+		if slices.ContainsFunc(p.Phases[hi].Dirs, func(o string) bool { return path.Dir(o) == parent }) {
+			return nil
+		}
+	}
+	ph := PhaseInfo{Phase: Phase{Num: d.Num, Name: d.Name}, Shipped: true}
+	for _, o := range numbered(p.idx.archived, d.Num) {
+		if path.Dir(o.Dir) != parent {
+			continue
+		}
+		sc, err := p.idx.scan(o.Dir)
+		if err != nil {
+			return err
+		}
+		if !sc.isDir {
+			continue
+		}
+		ph.Dirs = append(ph.Dirs, o.Dir)
+		if ph.Dir == "" || len(ph.Plans) == 0 && len(sc.plans) > 0 {
+			ph.Dir, ph.Name = o.Dir, o.Name
+		}
+		if ph.PhaseSummary == "" {
+			ph.PhaseSummary = sc.summary
+		}
+		ph.Plans = append(ph.Plans, sc.plans...)
+	}
+	if len(ph.Dirs) > 0 {
+		p.Phases = slices.Insert(p.Phases, hi, ph)
+	}
+	return nil
 }
 
 // withDirs fills in ph's directories and plans from e, what the index found of them.
@@ -260,7 +320,7 @@ func derivedStatus(plans []Plan, roadmap Status) Status {
 	}
 	done := 0
 	for _, pl := range plans {
-		if pl.Done() {
+		if pl.Settled() {
 			done++
 		}
 	}
@@ -283,20 +343,14 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 		num += " of " + p.Roadmap.Milestones[e.Milestone].Name // "phase 2" alone would say neither
 	}
 	if e := p.idx.byNum[scopeKey(ph.Num, p.idx.scope(ph.Entry))]; e != nil && len(e.withPlans) > 1 {
-		withPlans := e.withPlans
-		p.problem(SeverityError, withPlans[1], 0,
-			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", num, len(withPlans), strings.Join(withPlans, ", ")))
+		p.checkSplit(num, e.withPlans)
 	}
 	if !ph.InRoadmap {
-		if p.Roadmap != nil && len(p.Roadmap.Phases) > 0 && ph.Dir != "" {
-			p.problem(SeverityWarning, ph.Dir, 0,
-				fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", ph.Num))
-		}
-		return
+		return // see checkOutside
 	}
 	var missing []string
 	for _, pl := range ph.Plans {
-		if !pl.Done() {
+		if !pl.Settled() {
 			missing = append(missing, path.Base(pl.Path))
 		}
 	}
@@ -313,7 +367,10 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 				what = "write the missing SUMMARY or update the progress table's row"
 			}
 		}
-		if !ph.InMilestone {
+		switch {
+		case ph.Shipped:
+			sev, what = SeverityInfo, "a leftover of a shipped milestone"
+		case !ph.InMilestone:
 			sev, what = SeverityInfo, "a leftover of a past milestone"
 		}
 		p.problem(sev, rmPath, line,
@@ -338,6 +395,135 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 				fmt.Sprintf("phase %s: progress table says %s plans complete, the disk has %d/%d%s", num, cell, done, total, what))
 		}
 	}
+}
+
+// checkSplit reports a phase whose plans are in several directories (withPlans). Directories
+// of one phase that differ only in the zero padding of its number ("096-x", "96-x") are one
+// directory; directories in different places are different phases of one number (each shipped
+// milestone archives its own under milestones/<version>-phases/ when the numbers restart), not
+// one phase split. Two directories of one number in one place are an error under phases/, and
+// history (a note) in a milestone's archive.
+func (p *Project) checkSplit(num string, withPlans []string) {
+	type place struct {
+		parent string
+		dirs   []string
+		slugs  []string
+	}
+	var places []*place
+	for _, d := range withPlans {
+		parent, base := path.Dir(d), path.Base(d)
+		_, slug, _ := phaseDirName(base)
+		i := slices.IndexFunc(places, func(pl *place) bool { return pl.parent == parent })
+		if i < 0 {
+			places = append(places, &place{parent: parent})
+			i = len(places) - 1
+		}
+		pl := places[i]
+		pl.dirs = append(pl.dirs, d)
+		if !slices.Contains(pl.slugs, slug) {
+			pl.slugs = append(pl.slugs, slug)
+		}
+	}
+	for _, pl := range places {
+		if len(pl.slugs) < 2 {
+			continue
+		}
+		if pl.parent != path.Join(p.PlanningDir, "phases") {
+			p.problem(SeverityInfo, pl.dirs[1], 0,
+				fmt.Sprintf("phase %s has plans in %d directories of one archive (%s): history", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
+			continue
+		}
+		p.problem(SeverityError, pl.dirs[1], 0,
+			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
+	}
+}
+
+// minRun is how many phase directories outside the roadmap, side by side, checkOutside reports
+// in one line rather than one line each.
+const minRun = 3
+
+// checkOutside reports the phase directories under phases/ that ROADMAP.md does not list. Such
+// a directory is never the current phase: with a plan not done, that is a warning (work nobody
+// will be sent to); finished, or holding no plan, it is history the roadmap no longer lists (a
+// note), as after a milestone's roadmap was folded into MILESTONES.md without archiving its
+// directories. A run of them, side by side in numeric order, is one line. A milestone's archive
+// (milestones/<version>-phases/) is history, recorded by its own milestone roadmap: nothing is
+// said of it.
+func (p *Project) checkOutside() {
+	if p.Roadmap == nil || len(p.Roadmap.Phases) == 0 {
+		return
+	}
+	live := path.Join(p.PlanningDir, "phases")
+	var run []outsideDir
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		for _, d := range ph.Dirs {
+			if path.Dir(d) != live {
+				continue
+			}
+			if ph.InRoadmap {
+				p.outside(live, run) // a listed phase's directory ends the run
+				run = run[:0]
+				continue
+			}
+			raw := ph.Num.String()
+			if n, _, ok := phaseDirName(path.Base(d)); ok {
+				raw = n.Raw()
+			}
+			open := slices.ContainsFunc(ph.Plans, func(pl Plan) bool { return !pl.Done() && PhaseDirOf(pl.Path) == d })
+			run = append(run, outsideDir{d, ph.Num.String(), raw, open})
+		}
+	}
+	p.outside(live, run)
+}
+
+// outsideDir is a phase directory outside the roadmap: its path, its number (num, and raw as
+// its name writes it, for a run's span: "01–50"), and whether it holds a plan without its
+// SUMMARY.
+type outsideDir struct {
+	path, num, raw string
+	open           bool
+}
+
+// outside reports one run of directories of phases/ (live) outside the roadmap.
+func (p *Project) outside(live string, ds []outsideDir) {
+	if len(ds) < minRun {
+		for _, d := range ds {
+			if d.open {
+				p.problem(SeverityWarning, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
+			} else {
+				p.problem(SeverityInfo, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md: finished work the roadmap no longer lists (archive it to say so)", d.num))
+			}
+		}
+		return
+	}
+	var open []string
+	for _, d := range ds {
+		if d.open {
+			open = append(open, d.num)
+		}
+	}
+	msg := fmt.Sprintf("%d phase directories outside the roadmap: %s–%s (gsd progress --all lists them)", len(ds), ds[0].raw, ds[len(ds)-1].raw)
+	if len(open) == 0 {
+		p.problem(SeverityInfo, live, 0, msg+"; every plan in them has its SUMMARY")
+		return
+	}
+	p.problem(SeverityWarning, live, 0, fmt.Sprintf("%s; %s %s plans not done and %s never the current phase: add %s to the roadmap or archive %s",
+		msg, listNames(open), hasHave(len(open)), isAre(len(open)), itThem(len(open)), itThem(len(open))))
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 func hasHave(n int) string {
@@ -400,12 +586,45 @@ func (p *Project) ListOrder() []int {
 				return -1
 			}
 			return 1
-		case ha:
+		case ha && pa.Line > 0 && pb.Line > 0:
 			return cmp.Compare(pa.Line, pb.Line)
+		case ha && pa.Line == 0 && pb.Line == 0:
+			// Two archived phases the roadmap does not list: by their archive's version.
+			return compareVersions(path.Base(path.Dir(pa.Dir)), path.Base(path.Dir(pb.Dir)))
+		case ha:
+			return cmp.Compare(pa.Line, pb.Line) // the archives' phases the roadmap does not list first
 		}
 		return 0
 	})
 	return order
+}
+
+// compareVersions orders archive names by the numbers in them, as numbers ("v2.0-phases"
+// before "v10.0-phases").
+func compareVersions(a, b string) int {
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			i, j := 0, 0
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na, _ := strconv.Atoi(a[:i])
+			nb, _ := strconv.Atoi(b[:j])
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // scanQuick lists <planningDir>/quick: one task per subdirectory, done when it holds a file

@@ -321,7 +321,7 @@ func TestLoadResetPhaseNumbers(t *testing.T) {
 	delete(fsys, ".planning/milestones/v1.0-phases/02-auth/02-03-SUMMARY.md")
 	fsys[".planning/phases/01-new-core/01-02-PLAN.md"] = &fstest.MapFile{}
 	p := mustLoad(t, fsys, ".planning")
-	wantProblems := ".planning/ROADMAP.md:14: info: phase 2 of v1.0 MVP is marked complete, but 02-03-PLAN.md has no SUMMARY (a leftover of a past milestone)\n" +
+	wantProblems := ".planning/ROADMAP.md:14: info: phase 2 of v1.0 MVP is marked complete, but 02-03-PLAN.md has no SUMMARY (a leftover of a shipped milestone)\n" +
 		".planning/ROADMAP.md:21: error: phase 1 of v2.0 Rewrite is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n" +
 		".planning/ROADMAP.md:30: info: phase 2 of v1.0 MVP: progress table says 3/3 plans complete, the disk has 2/3 (a row of a shipped milestone: history)\n" +
 		".planning/ROADMAP.md:32: warning: phase 1 of v2.0 Rewrite: progress table says 1/1 plans complete, the disk has 1/2: update the row\n"
@@ -532,5 +532,39 @@ func TestListOrder(t *testing.T) {
 	plain := &Project{Phases: []PhaseInfo{ph("4", 40, false, true), ph("5", 12, true, false), ph("6", 41, false, true)}}
 	if got, want := names(plain), "4@40 5@12 6@41"; got != want {
 		t.Errorf("plain numbers: %s, want %s", got, want)
+	}
+}
+
+func TestLoadOnePhaseOverPaddingSiblings(t *testing.T) {
+	const ph = ".planning/phases/"
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap: Kiln\n\n"+
+			"- [x] **Phase 87: Parser**\n"+
+			"- [ ] **Phase 96: Compiler additions**\n"+
+			"- [ ] **Phase 100: Release**\n",
+		ph+"87-parser/87-01-PLAN.md", "", ph+"87-parser/87-01-SUMMARY.md", "",
+		ph+"096-compiler-additions/096-01-PLAN.md", "",
+		ph+"096-compiler-additions/096-02-PLAN.md", "",
+		ph+"96-compiler-additions/96-01-SUMMARY.md", "",
+		ph+"100-release/100-01-PLAN.md", "",
+		// Kept copies: a Finder conflict copy and a hidden pre-replan directory.
+		ph+"96-compiler-additions 2/96-03-PLAN.md", "",
+		ph+".before-replan-2026-01-02/96-01-PLAN.md", "",
+		ph+"096-compiler-additions/.before-replan-2026-01-02/096-03-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	var got []string
+	for i := range p.Phases {
+		got = append(got, phaseLine(&p.Phases[i]))
+	}
+	want := "87 Parser 1/1 complete (roadmap complete)|96 Compiler additions 1/2 in-progress (roadmap not-started)|100 Release 0/1 planned (roadmap not-started)"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("phases:\n got %s\nwant %s", g, want)
+	}
+	if s := problemsText(p.Problems); strings.Contains(s, "error") || strings.Contains(s, "directory but") {
+		t.Errorf("problems:\n%s", s)
+	}
+	if p.Active == nil || !strings.HasSuffix(p.Active.Path, "096-02-PLAN.md") {
+		t.Errorf("active = %+v, want 096-02-PLAN.md", p.Active)
 	}
 }
