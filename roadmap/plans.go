@@ -229,6 +229,10 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 			if last {
 				kind = kindPlan
 			}
+		case fixFrom < 0 && !last && key.num >= 0 && slugFrom < 0 && isWaveWord(t):
+			// 04.5-03-W0-PLAN.md: one wave of plan 04.5-03, a plan of its own whose SUMMARY
+			// repeats the wave (04.5-03-W0-SUMMARY.md).
+			key.label = strings.ToLower(t)
 		case fixFrom < 0 && !last && (isSlugWord(t) || key.num < 0 && isLabelWord(t)):
 			if slugFrom < 0 {
 				slugFrom = offs[k]
@@ -249,6 +253,9 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	}
 	return kind, key, stem[:idEnd]
 }
+
+// isWaveWord reports whether t names a wave of a plan: W and digits ("W0", "W12").
+func isWaveWord(t string) bool { return len(t) >= 2 && t[0] == 'W' && isDigits(t[1:]) }
 
 // isLabelWord reports whether t can be a word of the name of a plan without a number
 // ("22-EXTENDED-PLAN.md", "02-UAT-FIX.md"): letters and digits, at least one letter, and not a

@@ -56,6 +56,9 @@ func TestPlanID(t *testing.T) {
 		{"03-FIXES.md", "", false},
 		{"03-01-FIXES.md", "", false},
 		{"03-01-API-PLAN.md", "", false},
+		{"04.5-03-W0-PLAN.md", "04.5-03-W0", true},
+		{"04.5-03-W0-SUMMARY.md", "04.5-03-W0", false},
+		{"05-W2-PLAN.md", "05-W2", true},
 		{"03-01-schema-SUMMARY.md", "03-01-schema", false},
 
 		{"03-01-SUMMARY.md", "03-01", false},
