@@ -18,7 +18,8 @@ import (
 // What counts as a section: an ATX heading (up to three spaces, 1 to 6 '#', a space) outside
 // fenced code and HTML comments whose text starts, ignoring case,
 //  1. "Task N" or "Step N" (N a number), else
-//  2. "Plan N..." (a plan id such as 31-01): a phase-level plan of plan sections, else
+//  2. "Plan N..." (a plan id such as 31-01), two or more at one level: a phase-level plan of
+//     plan sections (one alone is the plan's own title), else
 //  3. "N." "N)" or "N:" at level 3 or deeper: numbered steps (a "## 1." heading numbers the
 //     document's own outline: Goal, Context, Verification).
 //
@@ -337,20 +338,19 @@ func kindOf(text string) sectionKind {
 }
 
 // chooseSections picks which headings are the tasks: the first kind present, at the shallowest
-// level it appears (numbered steps only from level 3).
+// level it appears (numbered steps only from level 3; plan sections only two or more at a level).
 func chooseSections(hs []heading) (sectionKind, int) {
 	for _, kind := range []sectionKind{taskSection, planSection, numberSection} {
-		level := 0
+		var count [7]int
 		for _, h := range hs {
-			if h.kind != kind || kind == numberSection && h.level < 3 {
-				continue
-			}
-			if level == 0 || h.level < level {
-				level = h.level
+			if h.kind == kind && !(kind == numberSection && h.level < 3) {
+				count[h.level]++
 			}
 		}
-		if level > 0 {
-			return kind, level
+		for level := 1; level <= 6; level++ {
+			if count[level] > 1 || count[level] == 1 && kind != planSection {
+				return kind, level
+			}
 		}
 	}
 	return notSection, 0

@@ -67,6 +67,10 @@ func TestScanSections(t *testing.T) {
 // TestSectionsOnlyWithoutTaskElements: a plan with one <task> element is read by its elements;
 // its headings are prose.
 func TestSectionsOnlyWithoutTaskElements(t *testing.T) {
+	// One "## Plan NN-MM" heading is the plan's title, not a task.
+	if p := Scan([]byte("# Plan 02-01: Title\n\nProse.\n\n## Plan notes\n")); len(p.Tasks) != 0 {
+		t.Errorf("a plan's title heading is a task: %+v", p.Tasks)
+	}
 	p := Scan([]byte("### Task 1: A heading\n\n<tasks>\n<task type=\"auto\"><name>Real</name></task>\n</tasks>\n"))
 	if len(p.Tasks) != 1 || p.Tasks[0].Section != nil || p.Tasks[0].Name() != "Real" {
 		t.Fatalf("tasks = %+v", p.Tasks)
