@@ -35,7 +35,7 @@ archived (never deleted) and a fresh one is bootstrapped from the active plan: t
 the current phase without a SUMMARY.`,
 		Example: `  gsd hydrate
   gsd hydrate --no-bootstrap --json
-  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, ALL_COMPLETE or a task number
+  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, NO_TASKS, ALL_COMPLETE or a task number
   gsd hydrate --format brief       # the Markdown brief, as gsd brief prints it`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -222,7 +222,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 			a.field(w, "State", "no session (gsd hydrate, or gsd start PLAN, starts one)")
 		}
 		return
-	case hydrate.StateNoPlan:
+	case hydrate.StateNoPlan, hydrate.StateNoTasks:
 		a.field(w, "State", "no session, and "+r.Note)
 		return
 	case hydrate.StateCorrupt:

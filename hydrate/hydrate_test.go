@@ -310,20 +310,72 @@ func BenchmarkHydrate(b *testing.B) {
 	}
 }
 
-func TestMarkdownOnlyActivePlanIsReportedNotFatal(t *testing.T) {
+func TestUntrackableActivePlanIsReportedNotFatal(t *testing.T) {
 	files := baseFiles()
-	files[".planning/phases/03-three/03-02-PLAN.md"] = "## Plan 03-02\n\n### Task 1: Do it\n\n<action>\nx\n</action>\n"
+	files[".planning/phases/03-three/03-02-PLAN.md"] = "## Plan 03-02\n\n## Notes\n\n<action>\nx\n</action>\n"
 	e := project(t, files)
 	res, err := e.Hydrate(Options{Bootstrap: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.State != StateNoPlan || !strings.Contains(res.Note, "03-02-PLAN.md has no <task> elements") {
-		t.Errorf("state %s note %q", res.State, res.Note)
+	// A plan exists: the token says it has no tasks, not that there is no plan.
+	if res.State != StateNoTasks || res.Token() != "NO_TASKS" || res.Untrackable != ".planning/phases/03-three/03-02-PLAN.md" ||
+		res.Note != `the active plan .planning/phases/03-three/03-02-PLAN.md has no <task> elements and no "### Task N" sections: nothing to track` {
+		t.Errorf("state %s token %s note %q", res.State, res.Token(), res.Note)
 	}
 	// Named explicitly, the same plan is an error.
 	if _, err := e.Hydrate(Options{Bootstrap: true, Plan: ".planning/phases/03-three/03-02-PLAN.md"}); !errors.Is(err, planfile.ErrNoTasks) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMarkdownSectionPlan: a plan of "### Task N" sections is bootstrapped, marked, carried and
+// briefed like a plan of <task> elements.
+func TestMarkdownSectionPlan(t *testing.T) {
+	const planPath = ".planning/phases/03-three/03-02-PLAN.md"
+	files := baseFiles()
+	files[planPath] = "## Plan 03-02\n\n### Task 1: Alpha\n\nDo A.\n\n### Task 2: Beta\n\nDo B.\n"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateResume || res.ResumeTask != 1 || len(res.Tasks) != 2 || res.Tasks[1].Name != "Task 2: Beta" {
+		t.Fatalf("state %s resume %d tasks %+v", res.State, res.ResumeTask, res.Tasks)
+	}
+	if _, err := e.Mark(1, planfile.Complete); err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.Mark(0, planfile.InProgress)
+	if err != nil || m.Task.Number != 2 {
+		t.Fatalf("mark-in-progress picked %+v, %v", m, err)
+	}
+	session, _ := os.ReadFile(filepath.Join(e.Root, ".planning/sessions/ann/current-plan.md"))
+	if !strings.HasSuffix(string(session), "### Task 1: Alpha\n<!-- gsd:task status=\"complete\" -->\n\nDo A.\n\n### Task 2: Beta\n<!-- gsd:task status=\"in-progress\" -->\n\nDo B.\n") {
+		t.Errorf("session:\n%s", session)
+	}
+	h, err := e.Hydrate(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.Brief(h)
+	if b.Resume == nil || !b.Resume.Section || b.Resume.StartTag != "### Task 2: Beta" || len(b.Resume.Fields) != 1 || b.Resume.Fields[0].Text != "Do B." {
+		t.Errorf("brief resume %+v", b.Resume)
+	}
+	// The plan is edited (a task inserted, the others renumbered): the statuses are carried by name.
+	if err := os.WriteFile(filepath.Join(e.Root, planPath), []byte("## Plan 03-02\n\n### Task 1: Alpha\n\nDo A.\n\n### Task 2: Gamma\n\n### Task 3: Beta\n\nDo B.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tk := range res.Tasks {
+		got = append(got, string(tk.Status))
+	}
+	if res.Carry == nil || strings.Join(got, ",") != "complete,pending,in-progress" {
+		t.Errorf("carried %v (report %+v)", got, res.Carry)
 	}
 }
 
