@@ -76,8 +76,9 @@ func dropTaskNumber(s string) string {
 	}
 	i := 0
 	if len(s) >= 4 && (strings.EqualFold(s[:4], "task") || strings.EqualFold(s[:4], "step")) {
-		i = space(4)
+		i = 4
 	}
+	i = space(i)
 	j := i
 	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
 		j++
