@@ -406,3 +406,59 @@ func TestNestedPlansLayout(t *testing.T) {
 		t.Errorf("state %s reasons %q", s.State, s.StaleReasons)
 	}
 }
+
+// TestMarkdownSessionBadInputChangesNothing: a hand-edited session of "### Task N" sections
+// that cannot be marked as asked is refused with its file and line, and the file keeps every
+// byte; so does a write that fails.
+func TestMarkdownSessionBadInputChangesNothing(t *testing.T) {
+	const planPath = ".planning/phases/03-three/03-02-PLAN.md"
+	header := "<!-- Session progress for ann -->\n<!-- Plan: " + planPath + " -->\n<!-- Started: 2026-02-03T10:00:00Z -->\n\n"
+	files := baseFiles()
+	files[planPath] = "### Task 1: Alpha\n\n### Task 2: Beta\n"
+	for _, tc := range []struct {
+		name, session string
+		n             int
+		want          string
+	}{
+		{"an unreadable marker on another task", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pend -->\n", 1,
+			".planning/sessions/ann/current-plan.md:9: task 2 has a gsd:task marker gsd cannot read"},
+		{"two status attributes", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" status=\"complete\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n", 1,
+			".planning/sessions/ann/current-plan.md:6: task 1 has 2 status attributes; remove all but one by hand"},
+		{"no such task", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n", 3,
+			".planning/sessions/ann/current-plan.md: no task 3 (the session has 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files[".planning/sessions/ann/current-plan.md"] = header + tc.session
+			e := project(t, files)
+			path := filepath.Join(e.Root, ".planning/sessions/ann/current-plan.md")
+			before, _ := os.ReadFile(path)
+			_, err := e.Mark(tc.n, planfile.Complete)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(before) {
+				t.Errorf("a refused mark changed the session:\n%s", after)
+			}
+		})
+	}
+	t.Run("a failed write", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root writes into a read-only directory")
+		}
+		files[".planning/sessions/ann/current-plan.md"] = header + "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n"
+		e := project(t, files)
+		dir := filepath.Join(e.Root, ".planning/sessions/ann")
+		path := filepath.Join(dir, "current-plan.md")
+		before, _ := os.ReadFile(path)
+		if err := os.Chmod(dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		if _, err := e.Mark(1, planfile.Complete); err == nil {
+			t.Fatal("a mark into a read-only directory succeeded")
+		}
+		if after, _ := os.ReadFile(path); string(after) != string(before) {
+			t.Errorf("a failed write changed the session:\n%s", after)
+		}
+	})
+}
