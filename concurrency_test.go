@@ -74,16 +74,28 @@ func gsdEnv(home string, extra ...string) []string {
 
 // raceProject makes a project with a plan of n tasks and ann's session bootstrapped from it,
 // outside any git repository. It returns the root and the session file.
-func raceProject(t testing.TB, n int) (root, session string) {
+func raceProject(t testing.TB, n int) (root, session string) { return raceProjectOf(t, n, false) }
+
+// raceProjectOf is raceProject with a plan of <task> elements, or, with markdown, of "### Task N"
+// sections (each session task a <!-- gsd:task status="..." --> line under its heading).
+func raceProjectOf(t testing.TB, n int, markdown bool) (root, session string) {
 	t.Helper()
 	root = t.TempDir()
 	plan := ".planning/phases/01-x/01-01-PLAN.md"
 	var b strings.Builder
-	b.WriteString("---\nphase: 01\n---\n\n<tasks>\n")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "<task type=\"auto\">\n  <name>Task %d</name>\n  <action>step `%d` & more</action>\n</task>\n", i, i)
+	if markdown {
+		b.WriteString("---\nphase: 01\n---\n\n## Tasks\n\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "### Task %d: step %d\n\nDo `%d` & more.\n\n#### Notes\n\n- a < b\n\n", i, i, i)
+		}
+		b.WriteString("## Verification\n\nAll done.\n")
+	} else {
+		b.WriteString("---\nphase: 01\n---\n\n<tasks>\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "<task type=\"auto\">\n  <name>Task %d</name>\n  <action>step `%d` & more</action>\n</task>\n", i, i)
+		}
+		b.WriteString("</tasks>\n")
 	}
-	b.WriteString("</tasks>\n")
 	writeFile(t, filepath.Join(root, plan), b.String())
 	writeFile(t, filepath.Join(root, ".planning/ROADMAP.md"), "| Phase | Plans Complete | Status |\n|---|---|---|\n| 1. X | 0/1 | In progress |\n")
 	data, err := planfile.Bootstrap([]byte(b.String()), "ann", plan, time.Unix(1770112800, 0))
@@ -144,12 +156,21 @@ func ageTemps(t testing.TB, dir string) {
 // race hydrate (which reads without the lock and must never see a torn file) against the marks.
 func TestParallelMarksLoseNothing(t *testing.T) {
 	processTest(t)
-	bin := gsdBin(t)
+	parallelMarks(t, gsdBin(t), 20, false)
+}
+
+// TestParallelMarksOnMarkdownPlanLoseNothing: the same, on a session of "### Task N" sections,
+// whose statuses are marker lines under the headings.
+func TestParallelMarksOnMarkdownPlanLoseNothing(t *testing.T) {
+	processTest(t)
+	parallelMarks(t, gsdBin(t), 6, true)
+}
+
+func parallelMarks(t *testing.T, bin string, reps int, markdown bool) {
 	const procs = 50
-	reps := 20
 	start := time.Now()
 	for rep := range reps {
-		root, session := raceProject(t, procs)
+		root, session := raceProjectOf(t, procs, markdown)
 		home := t.TempDir()
 		var wg sync.WaitGroup
 		errs := make(chan string, 2*procs)

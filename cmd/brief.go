@@ -97,7 +97,7 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	switch b.State {
 	case hydrate.StateNoSession:
 		p("There is no session for %s yet: nothing is being executed.\n\n", b.User)
-	case hydrate.StateNoPlan:
+	case hydrate.StateNoPlan, hydrate.StateNoTasks:
 		p("There is no session for %s, and %s.\n\n", b.User, b.Note)
 	case hydrate.StateCorrupt:
 		p("The session file is **corrupt**: it is not a session gsd can read.\n\n")
@@ -148,24 +148,12 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		p("As written in the plan (the session's copy, %s:%d):\n\n", b.SessionFile, r.Line)
 		fence := fenceFor(r.Fields)
 		p("%s\n%s\n", fence, r.StartTag)
-		for i := range r.Fields {
-			f := &r.Fields[i]
-			switch {
-			case f.Text == "" && f.Rest == 0:
-				p("<%s/>\n", f.Name)
-			case f.Text == "":
-				p("<%s>[... left out: it is at %s:%d]</%s>\n", f.Name, f.File, f.Rest, f.Name)
-			case !strings.Contains(f.Text, "\n") && f.Rest == 0:
-				p("<%s>%s</%s>\n", f.Name, f.Text, f.Name)
-			default:
-				p("<%s>\n%s\n", f.Name, f.Text)
-				if f.Rest != 0 {
-					p("[... cut here: the rest is at %s:%d]\n", f.File, f.Rest)
-				}
-				p("</%s>\n", f.Name)
-			}
+		if r.Section {
+			writeSection(p, r)
+		} else {
+			writeElements(p, r)
 		}
-		p("</task>\n%s\n\n", fence)
+		p("%s\n\n", fence)
 	}
 	if len(b.Remaining) > 0 {
 		section(hydrate.DropRemaining, fmt.Sprintf("## Remaining\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Remaining)))
@@ -215,6 +203,41 @@ func taskList(ts []hydrate.Task) string {
 
 // fenceFor is a code fence longer than any backtick run in the fields, so that a plan's own
 // fenced code stays inside it.
+// writeElements writes a <task> element's children and its end tag (the start tag is written).
+func writeElements(p func(string, ...any), r *hydrate.ResumeTask) {
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		switch {
+		case f.Text == "" && f.Rest == 0:
+			p("<%s/>\n", f.Name)
+		case f.Text == "":
+			p("<%s>[... left out: it is at %s:%d]</%s>\n", f.Name, f.File, f.Rest, f.Name)
+		case !strings.Contains(f.Text, "\n") && f.Rest == 0:
+			p("<%s>%s</%s>\n", f.Name, f.Text, f.Name)
+		default:
+			p("<%s>\n%s\n", f.Name, f.Text)
+			if f.Rest != 0 {
+				p("[... cut here: the rest is at %s:%d]\n", f.File, f.Rest)
+			}
+			p("</%s>\n", f.Name)
+		}
+	}
+	p("</task>\n")
+}
+
+// writeSection writes the text under a Markdown task section's heading (the heading is written).
+func writeSection(p func(string, ...any), r *hydrate.ResumeTask) {
+	for i := range r.Fields {
+		f := &r.Fields[i]
+		if f.Text != "" {
+			p("\n%s\n", f.Text)
+		}
+		if f.Rest != 0 {
+			p("[... cut here: the rest is at %s:%d]\n", f.File, f.Rest)
+		}
+	}
+}
+
 func fenceFor(fs []hydrate.Excerpt) string {
 	longest := 0
 	for _, f := range fs {

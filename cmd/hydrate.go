@@ -33,10 +33,17 @@ func (a *app) newHydrateCmd() *cobra.Command {
 		Long: `Hydrate finds your session file, validates it, checks it for staleness against ROADMAP.md
 and the SUMMARY files, and reports the task to resume. A missing, stale or corrupt session is
 archived (never deleted) and a fresh one is bootstrapped from the active plan: the first plan of
-the current phase without a SUMMARY.`,
+the current phase without a SUMMARY. Its tasks are its <task> elements or, in a plan without
+any, its Markdown task sections ("### Task N: ...", see gsd start --help).
+
+--porcelain prints one token: the task number to resume; ALL_COMPLETE; NO_SESSION (no session,
+and with --no-bootstrap none was started); STALE (a stale or corrupt session that was kept);
+NO_PLAN (no session, and no plan to start one from: the phase needs planning, or the milestone
+is done); NO_TASKS (no session, and the active plan has no <task> elements and no "### Task N"
+sections, so there is nothing to track).`,
 		Example: `  gsd hydrate
   gsd hydrate --no-bootstrap --json
-  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, ALL_COMPLETE or a task number
+  gsd hydrate --porcelain          # prints NO_SESSION, STALE, NO_PLAN, NO_TASKS, ALL_COMPLETE or a task number
   gsd hydrate --format brief       # the Markdown brief, as gsd brief prints it`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -244,7 +251,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 			a.field(w, "State", "no session (gsd hydrate, or gsd start PLAN, starts one)")
 		}
 		return
-	case hydrate.StateNoPlan:
+	case hydrate.StateNoPlan, hydrate.StateNoTasks:
 		a.field(w, "State", "no session, and "+r.Note)
 		return
 	case hydrate.StateCorrupt:

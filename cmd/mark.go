@@ -24,7 +24,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 	return &cobra.Command{
 		Use:     use,
 		Short:   short,
-		Long:    short + ".\n\nOnly the bytes of that task's status attribute change; marking a task with the status it\nalready has writes nothing.",
+		Long:    short + ".\n\nOnly the bytes of that task's status attribute change (in a Markdown task section, the status\nin its <!-- gsd:task status=\"...\" --> line); marking a task with the status it already has\nwrites nothing.",
 		Example: fmt.Sprintf("  gsd %s 2", name),
 		Args:    args,
 		// Completion offers the tasks that do not have st yet, with their names.

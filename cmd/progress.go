@@ -296,7 +296,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		case r.Active == nil:
 			a.field(w, "Active", "none: "+hydrate.NoActivePlan(r.Position))
 		case r.Trackable != nil && !*r.Trackable:
-			a.field(w, "Active", r.Active.Path+" (no <task> elements: not trackable)")
+			a.field(w, "Active", r.Active.Path+" (no <task> elements, no \"### Task N\" sections: not trackable)")
 		default:
 			a.field(w, "Active", r.Active.Path)
 		}

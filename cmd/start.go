@@ -17,9 +17,25 @@ func (a *app) newStartCmd() *cobra.Command {
 		Long: `Start bootstraps a fresh session file from PLAN: three header comments, then the plan's bytes
 with status="pending" added to every task. An existing session is archived first, never lost.
 
+A plan's tasks are its <task> elements. A plan with none whose tasks are Markdown headings is
+tracked too, one task per section:
+  - "### Task N: ..." or "### Step N: ..." headings (any level: the shallowest one they use), else
+  - "## Plan NN-MM: ..." headings, two or more at one level (a phase-level plan of plans), else
+  - numbered steps, "### N." "### N)" or "### N:", at level 3 or deeper ("## 1. Goal" numbers
+    the document, not its steps).
+A section runs to the next heading of its level or above; deeper headings belong to it, and
+headings in fenced code or HTML comments do not count. The session records a section's status
+in one line inserted under its heading, and changes nothing else:
+
+  ### Task 2: Resume from a paused step
+  <!-- gsd:task status="pending" -->
+
+Removing those lines gives the plan back byte for byte; gsd mark-* rewrites only the status
+value in them. A plan with neither tasks nor sections has nothing to track.
+
 PLAN is a path, or a plan id such as 03-02 (the plan file 03-02-PLAN.md of its phase). A PLAN
 that names no plan (outside the project, no such file, no plan with that id) is a usage error,
-exit 2; a plan that cannot be bootstrapped (no <task> elements, an invalid status) exits 1. A plan
+exit 2; a plan that cannot be bootstrapped (nothing to track, an invalid status) exits 1. A plan
 that already has its SUMMARY is refused unless --force.
 
 When the session is stale only because its own plan was edited (tasks renamed, added, removed or

@@ -44,8 +44,11 @@ type ResumeTask struct {
 	Task
 	Interrupted bool      `json:"interrupted"` // it was in progress: re-execute it from its start
 	Checkpoint  bool      `json:"checkpoint"`  // a checkpoint:* task: the human must answer
-	StartTag    string    `json:"startTag"`    // its <task ...> start tag, as written
+	StartTag    string    `json:"startTag"`    // its <task ...> start tag, as written (a section's heading)
 	Fields      []Excerpt `json:"fields"`      // its child elements, in plan order
+	// Section: the task is a Markdown section ("### Task N: ..."); StartTag is its heading and
+	// its one field, "body", the text under it.
+	Section bool `json:"section"`
 }
 
 // Excerpt is the text of one element, dedented and possibly cut.
@@ -166,6 +169,11 @@ func (b *Brief) tasks(s *Session) {
 		Interrupted: s.Interrupted,
 		Checkpoint:  strings.HasPrefix(pt.Type(), "checkpoint"),
 		StartTag:    textfmt.Clip(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
+		Section:     pt.Section != nil,
+	}
+	if pt.Section != nil {
+		h := pt.Section.Heading
+		rt.StartTag = textfmt.Clip(strings.TrimSpace(string(s.file.Src[h.Start:h.End])), 400)
 	}
 	budgets := allocate(pt.Children)
 	for i, c := range pt.Children {
@@ -182,7 +190,7 @@ var fieldCaps = []struct {
 	cap  int
 }{
 	{"name", 300}, {"title", 300},
-	{"action", 2400}, {"instructions", 2400}, {"how-to-verify", 1200}, {"what-built", 600},
+	{"action", 2400}, {"instructions", 2400}, {"body", 2400}, {"how-to-verify", 1200}, {"what-built", 600},
 	{"verify", 600}, {"done", 600}, {"resume-signal", 300}, {"files", 400},
 }
 

@@ -63,20 +63,22 @@ func matchName(name string) string {
 	return strings.ToLower(strings.TrimSpace(dropTaskNumber(strings.TrimSpace(name))))
 }
 
-// dropTaskNumber removes the "Task 3:" many plans start a task name with: renumbered when tasks
-// are reordered, so it is not part of what matches a task. It matches
-// `^(?i:task)\s*\d+\s*[:.)-]\s*` (a matcher, not a regular expression compiled at every start).
+// dropTaskNumber removes the "Task 3:" many plans start a task name with, and the "Step 3:" or
+// "3." of a Markdown step: renumbered when tasks are reordered, so it is not part of what matches
+// a task. It matches `^(?i:task|step)?\s*\d+\s*[:.)-]\s*` (a matcher, not a regular expression
+// compiled at every start).
 func dropTaskNumber(s string) string {
-	if len(s) < 4 || !strings.EqualFold(s[:4], "task") {
-		return s
-	}
 	space := func(i int) int {
 		for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
 			i++
 		}
 		return i
 	}
-	i := space(4)
+	i := 0
+	if len(s) >= 4 && (strings.EqualFold(s[:4], "task") || strings.EqualFold(s[:4], "step")) {
+		i = 4
+	}
+	i = space(i)
 	j := i
 	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
 		j++

@@ -26,6 +26,9 @@ type Result struct {
 	Phase    string       // the current phase, when one was looked up
 	NextPlan string       // when every task is complete: the next plan of the phase without a SUMMARY
 	Note     string       // why nothing could be (or, without Bootstrap, would be) bootstrapped
+	// Untrackable is the active plan when it is why nothing was bootstrapped: it has no <task>
+	// element and no Markdown task section.
+	Untrackable string
 
 	// Without Bootstrap, for a missing, stale or corrupt session: the plan a run with Bootstrap
 	// would start afresh from ("" when it would not, and Note says why).
@@ -119,7 +122,12 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			return err
 		}
 		if plan == "" {
-			if s.State == StateNoSession {
+			switch {
+			case s.State != StateNoSession:
+			case res.Untrackable != "":
+				// A plan exists: "no plan" would send the user to plan a phase that is planned.
+				s.State = StateNoTasks
+			default:
 				s.State = StateNoPlan
 			}
 			return nil
@@ -151,8 +159,8 @@ func NoActivePlan(pos *roadmap.Position) string {
 
 // bootstrapPlan decides what a fresh session over res.Session would be started from, and builds
 // it without writing anything: plan (root relative) if given, else the active plan. When there
-// is nothing to start from (no active plan, or an active plan without <task> elements), it
-// returns "" and says why in res.Note: the session, if any, is kept.
+// is nothing to start from (no active plan, or an active plan with no <task> element and no
+// Markdown task section), it returns "" and says why in res.Note: the session, if any, is kept.
 func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 	if plan == "" {
 		pos, err := e.Position()
@@ -167,9 +175,10 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		plan, data, err := e.prepare(pos.Active.Path)
 		var untrackable *UntrackableError
 		if errors.As(err, &untrackable) {
-			// The active plan has no <task> elements (a Markdown-only plan): nothing to
-			// bootstrap, which is a finding, not a failure of hydrate.
-			res.Note = fmt.Sprintf("the active plan %s has no <task> elements inside <tasks>; gsd cannot track it", plan)
+			// The active plan has nothing to track: nothing to bootstrap, which is a finding,
+			// not a failure of hydrate.
+			res.Note = fmt.Sprintf("the active plan %s has %v", plan, planfile.ErrNoTasks)
+			res.Untrackable = plan
 			return "", nil, nil
 		}
 		return plan, data, err
@@ -358,7 +367,7 @@ func (e *Env) Archive() (*Result, error) {
 	return res, err
 }
 
-// UntrackableError says a plan has no <task> elements to track.
+// UntrackableError says a plan has no <task> elements and no Markdown task sections to track.
 type UntrackableError struct{ Plan string }
 
 func (e *UntrackableError) Error() string {

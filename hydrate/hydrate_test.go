@@ -310,20 +310,72 @@ func BenchmarkHydrate(b *testing.B) {
 	}
 }
 
-func TestMarkdownOnlyActivePlanIsReportedNotFatal(t *testing.T) {
+func TestUntrackableActivePlanIsReportedNotFatal(t *testing.T) {
 	files := baseFiles()
-	files[".planning/phases/03-three/03-02-PLAN.md"] = "## Plan 03-02\n\n### Task 1: Do it\n\n<action>\nx\n</action>\n"
+	files[".planning/phases/03-three/03-02-PLAN.md"] = "## Plan 03-02\n\n## Notes\n\n<action>\nx\n</action>\n"
 	e := project(t, files)
 	res, err := e.Hydrate(Options{Bootstrap: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.State != StateNoPlan || !strings.Contains(res.Note, "03-02-PLAN.md has no <task> elements") {
-		t.Errorf("state %s note %q", res.State, res.Note)
+	// A plan exists: the token says it has no tasks, not that there is no plan.
+	if res.State != StateNoTasks || res.Token() != "NO_TASKS" || res.Untrackable != ".planning/phases/03-three/03-02-PLAN.md" ||
+		res.Note != `the active plan .planning/phases/03-three/03-02-PLAN.md has no <task> elements and no "### Task N" sections: nothing to track` {
+		t.Errorf("state %s token %s note %q", res.State, res.Token(), res.Note)
 	}
 	// Named explicitly, the same plan is an error.
 	if _, err := e.Hydrate(Options{Bootstrap: true, Plan: ".planning/phases/03-three/03-02-PLAN.md"}); !errors.Is(err, planfile.ErrNoTasks) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMarkdownSectionPlan: a plan of "### Task N" sections is bootstrapped, marked, carried and
+// briefed like a plan of <task> elements.
+func TestMarkdownSectionPlan(t *testing.T) {
+	const planPath = ".planning/phases/03-three/03-02-PLAN.md"
+	files := baseFiles()
+	files[planPath] = "## Plan 03-02\n\n### Task 1: Alpha\n\nDo A.\n\n### Task 2: Beta\n\nDo B.\n"
+	e := project(t, files)
+	res, err := e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.State != StateResume || res.ResumeTask != 1 || len(res.Tasks) != 2 || res.Tasks[1].Name != "Task 2: Beta" {
+		t.Fatalf("state %s resume %d tasks %+v", res.State, res.ResumeTask, res.Tasks)
+	}
+	if _, err := e.Mark(1, planfile.Complete); err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.Mark(0, planfile.InProgress)
+	if err != nil || m.Task.Number != 2 {
+		t.Fatalf("mark-in-progress picked %+v, %v", m, err)
+	}
+	session, _ := os.ReadFile(filepath.Join(e.Root, ".planning/sessions/ann/current-plan.md"))
+	if !strings.HasSuffix(string(session), "### Task 1: Alpha\n<!-- gsd:task status=\"complete\" -->\n\nDo A.\n\n### Task 2: Beta\n<!-- gsd:task status=\"in-progress\" -->\n\nDo B.\n") {
+		t.Errorf("session:\n%s", session)
+	}
+	h, err := e.Hydrate(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.Brief(h)
+	if b.Resume == nil || !b.Resume.Section || b.Resume.StartTag != "### Task 2: Beta" || len(b.Resume.Fields) != 1 || b.Resume.Fields[0].Text != "Do B." {
+		t.Errorf("brief resume %+v", b.Resume)
+	}
+	// The plan is edited (a task inserted, the others renumbered): the statuses are carried by name.
+	if err := os.WriteFile(filepath.Join(e.Root, planPath), []byte("## Plan 03-02\n\n### Task 1: Alpha\n\nDo A.\n\n### Task 2: Gamma\n\n### Task 3: Beta\n\nDo B.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = e.Hydrate(Options{Bootstrap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tk := range res.Tasks {
+		got = append(got, string(tk.Status))
+	}
+	if res.Carry == nil || strings.Join(got, ",") != "complete,pending,in-progress" {
+		t.Errorf("carried %v (report %+v)", got, res.Carry)
 	}
 }
 
@@ -353,4 +405,60 @@ func TestNestedPlansLayout(t *testing.T) {
 	if s.State != StateStale || len(s.StaleReasons) != 1 || !strings.Contains(s.StaleReasons[0], "plans/SUMMARY-01-a.md exists") {
 		t.Errorf("state %s reasons %q", s.State, s.StaleReasons)
 	}
+}
+
+// TestMarkdownSessionBadInputChangesNothing: a hand-edited session of "### Task N" sections
+// that cannot be marked as asked is refused with its file and line, and the file keeps every
+// byte; so does a write that fails.
+func TestMarkdownSessionBadInputChangesNothing(t *testing.T) {
+	const planPath = ".planning/phases/03-three/03-02-PLAN.md"
+	header := "<!-- Session progress for ann -->\n<!-- Plan: " + planPath + " -->\n<!-- Started: 2026-02-03T10:00:00Z -->\n\n"
+	files := baseFiles()
+	files[planPath] = "### Task 1: Alpha\n\n### Task 2: Beta\n"
+	for _, tc := range []struct {
+		name, session string
+		n             int
+		want          string
+	}{
+		{"an unreadable marker on another task", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pend -->\n", 1,
+			".planning/sessions/ann/current-plan.md:9: task 2 has a gsd:task marker gsd cannot read"},
+		{"two status attributes", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" status=\"complete\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n", 1,
+			".planning/sessions/ann/current-plan.md:6: task 1 has 2 status attributes; remove all but one by hand"},
+		{"no such task", "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n", 3,
+			".planning/sessions/ann/current-plan.md: no task 3 (the session has 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files[".planning/sessions/ann/current-plan.md"] = header + tc.session
+			e := project(t, files)
+			path := filepath.Join(e.Root, ".planning/sessions/ann/current-plan.md")
+			before, _ := os.ReadFile(path)
+			_, err := e.Mark(tc.n, planfile.Complete)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(before) {
+				t.Errorf("a refused mark changed the session:\n%s", after)
+			}
+		})
+	}
+	t.Run("a failed write", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root writes into a read-only directory")
+		}
+		files[".planning/sessions/ann/current-plan.md"] = header + "### Task 1: Alpha\n<!-- gsd:task status=\"pending\" -->\n\n### Task 2: Beta\n<!-- gsd:task status=\"pending\" -->\n"
+		e := project(t, files)
+		dir := filepath.Join(e.Root, ".planning/sessions/ann")
+		path := filepath.Join(dir, "current-plan.md")
+		before, _ := os.ReadFile(path)
+		if err := os.Chmod(dir, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		if _, err := e.Mark(1, planfile.Complete); err == nil {
+			t.Fatal("a mark into a read-only directory succeeded")
+		}
+		if after, _ := os.ReadFile(path); string(after) != string(before) {
+			t.Errorf("a failed write changed the session:\n%s", after)
+		}
+	})
 }

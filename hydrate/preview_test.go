@@ -26,7 +26,8 @@ func TestPreviewSaysWhatTheRunDoes(t *testing.T) {
 		{name: "stale, --plan", edit: map[string]string{"session": stale}, plan: ".planning/phases/01-one/01-01-PLAN.md", wantRun: ".planning/phases/01-one/01-01-PLAN.md"},
 		{name: "stale, no active plan", edit: map[string]string{"session": stale, ".planning/phases/03-three/03-02-SUMMARY.md": "done"}},
 		{name: "corrupt, no active plan", edit: map[string]string{"session": corrupt, ".planning/phases/03-three/03-02-SUMMARY.md": "done"}},
-		{name: "stale, Markdown-only active plan", edit: map[string]string{"session": stale, active: "### Task 1: Do it\n"}},
+		{name: "stale, active plan of prose", edit: map[string]string{"session": stale, active: "## Notes\n\nNothing to track.\n"}},
+		{name: "stale, active plan of Markdown task sections", edit: map[string]string{"session": stale, active: "### Task 1: Do it\n"}, wantRun: active},
 		{name: "stale, active plan with an invalid status", edit: map[string]string{"session": stale, active: "<tasks>\n<task status=\"done\">\n  <name>X</name>\n</task>\n</tasks>\n"}, fails: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

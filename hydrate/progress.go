@@ -37,7 +37,7 @@ type ProgressReport struct {
 	*roadmap.Project
 	Sessions  []UserSession
 	StateFile *StatePosition // what STATE.md says against the derived position; nil without STATE.md
-	Trackable *bool          // whether the active plan has <task> elements gsd can track; nil without one
+	Trackable *bool          // whether the active plan has tasks gsd can track (elements or sections); nil without one
 	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
 	PlansDone int            // of those, the ones with their SUMMARY
 	// Until is when the clock first changes the report (a session's age crossing
@@ -90,8 +90,9 @@ func (r *ProgressReport) QuickDone() int {
 	return n
 }
 
-// Trackable reports whether plan has <task> elements gsd can track (a Markdown-only plan with
-// "### Task" headings has none: it can be the active plan, but no session can follow it).
+// Trackable reports whether plan has tasks gsd can track: <task> elements, or Markdown task
+// sections ("### Task N: ..."). A plan of prose has none: it can be the active plan, but no
+// session can follow it.
 func (e *Env) Trackable(plan string) (bool, error) {
 	src, err := e.readFile(plan)
 	if err != nil {

@@ -29,8 +29,9 @@ func FuzzIsUserDirName(f *testing.F) {
 
 // dropTaskNumber and splitSnapshotName stand for the expressions they replaced.
 func TestMatchersAgreeWithExpressions(t *testing.T) {
-	task := regexp.MustCompile(`^(?i:task)\s*\d+\s*[:.)-]\s*`)
-	for _, s := range []string{"Task 3: Create schema", "task 12. x", "TASK3)y", "Task 3 - x", "Task: x", "Task 3 x", "Tasks 3: x", "Task  7 :  spaced", "task\t1-\tz", "Create", ""} {
+	task := regexp.MustCompile(`^(?i:task|step)?\s*\d+\s*[:.)-]\s*`)
+	for _, s := range []string{"Task 3: Create schema", "task 12. x", "TASK3)y", "Task 3 - x", "Task: x", "Task 3 x", "Tasks 3: x", "Task  7 :  spaced", "task\t1-\tz", "Create", "",
+		"Step 2: x", "STEP 4) y", "Steps 2: x", "3. Numbered", "12) b", " 4: c", "3D model", "2024 notes", "1.1 Sub"} {
 		if got, want := dropTaskNumber(s), task.ReplaceAllString(s, ""); got != want {
 			t.Errorf("dropTaskNumber(%q) = %q, want %q", s, got, want)
 		}

@@ -23,6 +23,9 @@ const (
 	StateStale       SessionState = "stale"        // the session no longer matches the project
 	StateCorrupt     SessionState = "corrupt"      // the session file is not a session
 	StateNoPlan      SessionState = "no-plan"      // no session, and no plan to start one from
+	// No session, and the active plan has nothing to track: no <task> element and no Markdown
+	// task section (a TDD plan with only a <feature> block, a plan of prose).
+	StateNoTasks SessionState = "no-tasks"
 )
 
 // Valid reports whether the session can be worked from as it is: a task to resume, or every
@@ -56,6 +59,8 @@ func (s *Session) Token() string {
 		return "NO_SESSION"
 	case StateNoPlan:
 		return "NO_PLAN"
+	case StateNoTasks:
+		return "NO_TASKS"
 	default:
 		return "STALE"
 	}

@@ -12,14 +12,19 @@ import (
 // nothing to write.
 var ErrUnchanged = errors.New("status unchanged")
 
-// ErrNoTasks means a plan has no <task> elements inside <tasks> (a Markdown-only plan, or a TDD
-// plan with only a <feature> block): there is nothing a session could track.
-var ErrNoTasks = errors.New("no <task> elements inside <tasks>: nothing to track")
+// ErrNoTasks means a plan has neither <task> elements inside <tasks> nor Markdown task sections
+// ("### Task N: ...", see section.go), such as a TDD plan with only a <feature> block or a plan
+// of prose: there is nothing a session could track.
+var ErrNoTasks = errors.New(noTasks + ": nothing to track")
+
+const noTasks = `no <task> elements and no "### Task N" sections`
 
 // SetStatus returns src with task n's (1-based) status set to st. Only the bytes of that one
 // attribute value change; a task without a status attribute gets ` status="st"` after its last
-// attribute; an unquoted value is rewritten with quotes. The result is scanned again and refused
-// unless that status is the only thing that changed. ErrUnchanged when it already has st.
+// attribute; an unquoted value is rewritten with quotes. A Markdown task section is edited the
+// same way in its gsd:task marker; one without a marker gets the marker line under its heading,
+// and an unreadable marker is replaced whole. The result is scanned again and refused unless
+// that status is the only thing that changed. ErrUnchanged when it already has st.
 func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 	if _, ok := ParseStatus(string(st)); !ok {
 		return nil, fmt.Errorf("unknown status %q (want %s)", st, AllowedStatuses)
@@ -31,31 +36,9 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 	if n < 1 || n > len(p.Tasks) {
 		return nil, fmt.Errorf("no task %d: the session has %s", n, textfmt.Plural(len(p.Tasks), "task"))
 	}
-	t := &p.Tasks[n-1]
-	var status []Attr
-	for _, a := range t.Attrs {
-		if a.Name == "status" {
-			status = append(status, a)
-		}
-	}
-	var at, end int
-	var repl string
-	switch len(status) {
-	case 0:
-		at, end = insertAt(t), insertAt(t)
-		repl = " status=" + string(quoteOf(t)) + string(st) + string(quoteOf(t))
-	case 1:
-		a := status[0]
-		if a.Value == string(st) && a.Quote != 0 {
-			return nil, ErrUnchanged
-		}
-		if a.Quote != 0 {
-			at, end, repl = a.Val.Start, a.Val.End, string(st)
-		} else {
-			at, end, repl = a.Span.Start, a.Span.End, `status="`+string(st)+`"`
-		}
-	default:
-		return nil, &LineError{Line: t.Line, Err: fmt.Errorf("task %d has %d status attributes; remove all but one by hand", n, len(status))}
+	at, end, repl, err := statusEdit(src, &p.Tasks[n-1], st)
+	if err != nil {
+		return nil, err
 	}
 	out := splice(src, at, end, repl)
 	if err := verifyEdit(p, Scan(out), map[int]Status{n: st}); err != nil {
@@ -64,25 +47,71 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 	return out, nil
 }
 
+// statusEdit is the one splice that gives t status st: src[at:end] becomes repl.
+func statusEdit(src []byte, t *Task, st Status) (at, end int, repl string, err error) {
+	if sec := t.Section; sec != nil && (!sec.HasMarker || sec.Bad) {
+		if sec.Bad {
+			return sec.Marker.Start, sec.Marker.End, marker(st), nil
+		}
+		return sec.insert, sec.insert, markerLine(src, sec, st), nil
+	}
+	var status []Attr
+	for _, a := range t.Attrs {
+		if a.Name == "status" {
+			status = append(status, a)
+		}
+	}
+	switch len(status) {
+	case 0:
+		q := string(quoteOf(t))
+		return insertAt(t), insertAt(t), " status=" + q + string(st) + q, nil
+	case 1:
+		a := status[0]
+		if a.Value == string(st) && a.Quote != 0 {
+			return 0, 0, "", ErrUnchanged
+		}
+		if a.Quote != 0 {
+			return a.Val.Start, a.Val.End, string(st), nil
+		}
+		return a.Span.Start, a.Span.End, `status="` + string(st) + `"`, nil
+	}
+	return 0, 0, "", &LineError{Line: t.statusLine(), Err: fmt.Errorf("task %d has %d status attributes; remove all but one by hand", t.Number, len(status))}
+}
+
+// marker is a section's status marker comment.
+func marker(st Status) string { return `<!-- ` + markerTag + ` status="` + string(st) + `" -->` }
+
+// markerLine is the line inserted under a section's heading: the marker with the heading's own
+// line end, or, under a heading that ends the file, the file's line end before it.
+func markerLine(src []byte, sec *Section, st Status) string {
+	if sec.eol == "" {
+		return eol(src) + marker(st)
+	}
+	return marker(st) + sec.eol
+}
+
 // InjectStatuses returns src with status="pending" added to every task start tag that has no
-// status attribute, wherever its other attributes stand. Tasks that have one are left alone.
+// status attribute, wherever its other attributes stand, and a pending gsd:task marker under
+// every Markdown task section's heading that has none. Tasks that have one are left alone.
 func InjectStatuses(src []byte) ([]byte, error) {
 	p := Scan(src)
 	if p.Err != nil {
 		return nil, p.Err
 	}
 	want := map[int]Status{}
-	out := make([]byte, 0, len(src)+len(p.Tasks)*len(` status="pending"`))
+	out := make([]byte, 0, len(src)+len(p.Tasks)*len(marker(Pending)+"\r\n"))
 	last := 0
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
-		if _, ok := t.StatusText(); ok {
+		if _, ok := t.StatusText(); ok || t.Section != nil && t.Section.Bad {
 			continue
 		}
-		at := insertAt(t)
-		q := string(quoteOf(t))
+		at, _, repl, err := statusEdit(src, t, Pending)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, src[last:at]...)
-		out = append(out, " status="+q+string(Pending)+q...)
+		out = append(out, repl...)
 		last = at
 		want[t.Number] = Pending
 	}
@@ -121,10 +150,13 @@ func Bootstrap(plan []byte, user, planPath string, started time.Time) ([]byte, e
 }
 
 // insertAt is where a new attribute goes: right after the task's last attribute, or after the
-// element name when it has none.
+// element name (a marker's "gsd:task") when it has none.
 func insertAt(t *Task) int {
 	if len(t.Attrs) > 0 {
 		return t.Attrs[len(t.Attrs)-1].Span.End
+	}
+	if t.Section != nil {
+		return t.Section.nameEnd
 	}
 	return t.Tag.Start + len("<task")
 }
@@ -147,7 +179,7 @@ func splice(src []byte, at, end int, repl string) []byte {
 }
 
 // verifyEdit checks that after differs from before only in the statuses of the tasks in want:
-// same tasks, same attributes, same children, same header.
+// same tasks, same headings, same attributes, same children, same header.
 func verifyEdit(before, after *File, want map[int]Status) error {
 	refuse := func(format string, args ...any) error {
 		return fmt.Errorf("refusing to write: the edit would change more than task statuses (%s)", fmt.Sprintf(format, args...))
@@ -161,6 +193,9 @@ func verifyEdit(before, after *File, want map[int]Status) error {
 	for i := range before.Tasks {
 		b, a := &before.Tasks[i], &after.Tasks[i]
 		st, changing := want[b.Number]
+		if (b.Section == nil) != (a.Section == nil) || b.Section != nil && (b.Section.Level != a.Section.Level || b.Section.Title != a.Section.Title) {
+			return refuse("task %d heading", b.Number)
+		}
 		if len(b.Children) != len(a.Children) {
 			return refuse("task %d children", b.Number)
 		}

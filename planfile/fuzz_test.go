@@ -25,6 +25,10 @@ func addSeeds(f *testing.F) {
 	f.Add([]byte("<tasks>\n<task type=\"a &amp; b&#x41;&#66;\" x:id='1'\r\n gate=\"g\r\nh\">\r\n<name>N &lt; M</name><x:y>z</x:y>\r\n</task>\n</tasks>\n"))
 	f.Add([]byte("<tasks><task a=\"1\" a=\"2\"><n><![CDATA[<b>&amp;]]></n><m><!-- c --></m></task></tasks>"))
 	f.Add([]byte("<tasks><task type=\"auto\"><a>`</a><a>`</a>\n```\n<b/>\n```\n<c>a & b</c></task></tasks>"))
+	// Markdown task sections and their markers, hand-edited and not.
+	f.Add([]byte("## Tasks\n### Task 1: A\n<!-- gsd:task status=\"pending\" -->\nx\n#### sub\n### Task 2: B\r\n\r\n<!--gsd:task status=done-->\n### 3. C"))
+	f.Add([]byte("### 1. A\n<!-- gsd:task id='a' status='x' status=\"y\" -->\n```\n### 2. B\n```\n<!--\n### 3. C\n-->\n### 4) D\n<!-- gsd:task status=\"pe -->x\n"))
+	f.Add([]byte("## Plan 01-01: A\n<!-- gsd:task -->\n## Plan 01-02: B\n<!-- gsd:task status=\"complete\" -->\n<!-- gsd:task -->\n###"))
 }
 
 // FuzzScan: the scanner never panics, spans stay in range and in order, and wherever etree's
@@ -59,8 +63,9 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// FuzzSetStatus: an edit changes only bytes inside one task's start tag, and the task then has
-// the status asked for.
+// FuzzSetStatus: an edit changes only bytes inside one task's start tag (or status marker, or,
+// for a section without one, inserts one line under its heading), and the task then has the
+// status asked for.
 func FuzzSetStatus(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -82,8 +87,12 @@ func FuzzSetStatus(f *testing.F) {
 				for suf < len(src)-pre && suf < len(out)-pre && src[len(src)-1-suf] == out[len(out)-1-suf] {
 					suf++
 				}
-				tag := p.Tasks[n-1].Tag
-				if pre < tag.Start || len(src)-suf > tag.End {
+				tk := &p.Tasks[n-1]
+				tag := tk.Tag
+				// A new marker line is checked below: where an insertion "starts" is ambiguous
+				// when its text begins as the line after it does.
+				newLine := tk.Section != nil && !tk.Section.HasMarker
+				if !newLine && (pre < tag.Start || len(src)-suf > tag.End) {
 					t.Fatalf("task %d -> %s changed bytes %d..%d outside its tag %+v", n, st, pre, len(src)-suf, tag)
 				}
 				// Stronger: only that attribute's bytes. A quoted status keeps everything but its
@@ -91,7 +100,17 @@ func FuzzSetStatus(f *testing.F) {
 				// place, with nothing else touched.
 				var keepA, keepB int // src[:keepA] and src[keepB:] must survive as they are
 				var mid string       // what goes between them
-				if a, ok := p.Tasks[n-1].Attr("status"); ok && a.Quote != 0 {
+				sec := tk.Section
+				if a, ok := tk.Attr("status"); sec != nil && !sec.HasMarker {
+					// A marker line with the heading's line end, or the file's before it when
+					// the heading ends the file.
+					keepA, keepB, mid = sec.insert, sec.insert, `<!-- gsd:task status="`+string(st)+`" -->`+sec.eol
+					if sec.eol == "" {
+						mid = eol(src) + mid
+					}
+				} else if sec != nil && sec.Bad {
+					keepA, keepB, mid = sec.Marker.Start, sec.Marker.End, `<!-- gsd:task status="`+string(st)+`" -->`
+				} else if ok && a.Quote != 0 {
 					keepA, keepB, mid = a.Val.Start, a.Val.End, string(st)
 				} else if ok {
 					keepA, keepB, mid = a.Span.Start, a.Span.End, `status="`+string(st)+`"`
@@ -113,7 +132,8 @@ func FuzzSetStatus(f *testing.F) {
 	})
 }
 
-// FuzzBootstrap: bootstrapping leaves no task without a status, and is stable.
+// FuzzBootstrap: bootstrapping leaves no task without a status, and is stable; for Markdown
+// task sections, removing the marker lines it inserted gives the plan back byte for byte.
 func FuzzBootstrap(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -121,12 +141,19 @@ func FuzzBootstrap(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if body, err := InjectStatuses(src); err != nil {
+			t.Fatalf("Bootstrap succeeded but InjectStatuses failed: %v", err)
+		} else if got := stripInserted(t, src, body); !bytes.Equal(got, src) {
+			t.Fatalf("removing the inserted markers does not give the plan back:\n%q\n%q", got, src)
+		}
 		p := Scan(out)
 		if p.Header.Plan != ".planning/phases/01-a/01-01-PLAN.md" {
 			t.Fatalf("header not found in bootstrapped file: %+v", p.Header)
 		}
 		for i := range p.Tasks {
-			if _, ok := p.Tasks[i].StatusText(); !ok {
+			// An unreadable marker the plan carried is left as it was, as a <task> with an
+			// unknown status is: hydrate refuses such a plan, naming the line.
+			if _, ok := p.Tasks[i].StatusText(); !ok && !(p.Tasks[i].Section != nil && p.Tasks[i].Section.Bad) {
 				t.Fatalf("task %d has no status after bootstrap", i+1)
 			}
 		}

@@ -129,8 +129,8 @@ func TestBootstrapGolden(t *testing.T) {
 }
 
 func TestBootstrapRefusesPlanWithoutTasks(t *testing.T) {
-	_, err := Bootstrap(read(t, "markdown-only.input.md"), "ann", "p.md", time.Now())
-	if err == nil || !strings.Contains(err.Error(), "no <task> elements") {
+	_, err := Bootstrap(read(t, "prose-only.input.md"), "ann", "p.md", time.Now())
+	if !errors.Is(err, ErrNoTasks) || err.Error() != `no <task> elements and no "### Task N" sections: nothing to track` {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Bootstrap([]byte("<tasks><task/></tasks>"), "ann", "a -->b", time.Now()); err == nil {

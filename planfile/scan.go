@@ -7,7 +7,9 @@
 // element and its raw text, skipping fenced code, inline code and HTML comments. A start tag whose
 // attribute values XML would read otherwise than as written (references) is then handed to etree
 // for them (see readXML). Edits splice bytes at the recorded spans and never re-serialise
-// anything, so every byte not being changed stays as it was.
+// anything, so every byte not being changed stays as it was. A file without <task> elements is
+// read for Markdown task sections instead ("### Task 1: ...", see section.go), whose statuses a
+// session keeps in one marker comment under each heading.
 package planfile
 
 import (
@@ -40,7 +42,8 @@ type Child struct {
 	Span Span   // start of the start tag to end of the end tag
 }
 
-// Task is one <task> element of the <tasks> block.
+// Task is one <task> element of the <tasks> block, or one Markdown task section of a file that
+// has no <task> element.
 type Task struct {
 	Number   int    // 1-based position among the plan's tasks
 	Line     int    // line of the start tag, 1-based
@@ -49,6 +52,10 @@ type Task struct {
 	Attrs    []Attr // in source order
 	Children []Child
 	Closed   bool // a matching </task> was found
+	// Section is set when the task is a Markdown section ("### Task 1: ...", see section.go)
+	// rather than a <task> element: Tag is then its status marker (its heading when it has
+	// none), Attrs the marker's, and its one child, "body", the text under the heading.
+	Section *Section
 
 	tag []byte // the bytes of the start tag, for xmlValue
 }
@@ -100,6 +107,9 @@ func (t *Task) Child(name string) (Child, bool) {
 // Name is a readable label for the task: its <name> (or <title>) text, or, for tasks without one
 // such as checkpoints, the type and the first line of the first child.
 func (t *Task) Name() string {
+	if t.Section != nil {
+		return firstLine(t.Section.Title)
+	}
 	for _, n := range []string{"name", "title"} {
 		if c, ok := t.Child(n); ok {
 			if s := firstLine(c.Text); s != "" {
@@ -188,8 +198,16 @@ func Scan(src []byte) *File {
 	}
 	p.Header = parseHeader(src)
 	s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
-	s.run()
+	s.scan()
 	return p
+}
+
+// scan reads the <task> elements, or, when there are none, the Markdown task sections.
+func (s *scanner) scan() {
+	s.run()
+	if len(s.p.Tasks) == 0 && !s.stopped() {
+		s.sections()
+	}
 }
 
 // scanner walks the source line by line outside tasks, and tag by tag inside them.

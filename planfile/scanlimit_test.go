@@ -29,6 +29,13 @@ func pathological(size int) map[string][]byte {
 		"unclosed tags":        []byte(hdr + "<tasks>\n<task status=\"pending\">" + rep("<a x=\"") + "</task>\n</tasks>\n"),
 		"nested tasks opening": []byte(hdr + rep("<tasks>\n<task>\n")),
 		"descending fences":    []byte(hdr + descending(size) + task),
+		// Markdown task sections: more than MaxTasks, markers no heading claims, blank lines
+		// between a heading and its marker, unclosed fences between headings.
+		"task headings":      []byte(hdr + rep("### Task 1\n")),
+		"stray markers":      []byte(hdr + "### Task 1\nx\n" + rep("<!-- gsd:task status=\"pending\" -->\n")),
+		"blank lines":        []byte(hdr + "### Task 1\n" + rep("\n") + "<!-- gsd:task -->\n"),
+		"fenced headings":    []byte(hdr + rep("### 1. a\n```x\n")),
+		"unreadable markers": []byte(hdr + rep("### Task 1\n<!-- gsd:task status=\"x y=z -->\n")),
 	}
 }
 
@@ -56,11 +63,12 @@ func TestScanIsLinear(t *testing.T) {
 	// The inputs the scanner reads through today, in a few units of work per byte: a change that
 	// made any of them quadratic would show here long before the budget ran out.
 	completes := map[string]bool{"unclosed fences": true, "unclosed comments": true, "tildes": true,
-		"unclosed tags": true, "descending fences": true, "backticks in a line": true}
+		"unclosed tags": true, "descending fences": true, "backticks in a line": true,
+		"stray markers": true, "blank lines": true}
 	for name, src := range pathological(size) {
 		p := &File{Src: src, lines: []int{0}}
 		s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
-		s.run()
+		s.scan()
 		t.Logf("%s: %d bytes, %d work units (budget %d), %d tasks, err %v", name, len(src), s.work, s.budget, len(p.Tasks), p.Err)
 		// One look-ahead may overshoot the budget before the scanner notices; nothing after.
 		if limit := s.budget + len(src) + callCost; s.work > limit {
@@ -94,7 +102,7 @@ func TestRealFilesStayWithinBudget(t *testing.T) {
 			continue
 		}
 		s := scanner{src: src, p: &File{Src: src, lines: []int{0}}, budget: 1 << 62}
-		s.run()
+		s.scan()
 		if r := float64(s.work) / float64(len(src)); r > worst {
 			worst, worstPath = r, path
 		}

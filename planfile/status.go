@@ -30,6 +30,9 @@ func ParseStatus(s string) (Status, bool) {
 // Status is a task's status as the session means it: a task without a status attribute is
 // pending (bootstrap adds one to every task, but a hand edit may have dropped one).
 func (t *Task) Status() (Status, error) {
+	if t.Section != nil && t.Section.Bad {
+		return "", fmt.Errorf("task %d has a gsd:task marker gsd cannot read (want <!-- gsd:task status=\"pending\" -->)", t.Number)
+	}
 	n := 0
 	var val string
 	for _, a := range t.Attrs {
@@ -66,7 +69,7 @@ func (p *File) Statuses() ([]Status, error) {
 	for i := range p.Tasks {
 		st, err := p.Tasks[i].Status()
 		if err != nil {
-			return nil, &LineError{Line: p.Tasks[i].Line, Err: err}
+			return nil, &LineError{Line: p.Tasks[i].statusLine(), Err: err}
 		}
 		out[i] = st
 	}
@@ -74,7 +77,7 @@ func (p *File) Statuses() ([]Status, error) {
 }
 
 // CorruptReasons says why a file cannot be a session file at all: no Plan header, no tasks, or
-// no status attribute anywhere (it was never bootstrapped). Nil means it is structurally sound.
+// no status anywhere, attribute or marker (it was never bootstrapped). Nil means it is structurally sound.
 func (p *File) CorruptReasons() []string {
 	var why []string
 	switch {
@@ -84,16 +87,20 @@ func (p *File) CorruptReasons() []string {
 		why = append(why, fmt.Sprintf("line %d: the Plan header names no path", p.Header.PlanLine))
 	}
 	if len(p.Tasks) == 0 {
-		why = append(why, "no <task> elements inside <tasks>")
+		why = append(why, noTasks)
 	} else {
 		has := false
 		for i := range p.Tasks {
-			if _, ok := p.Tasks[i].StatusText(); ok {
+			if _, ok := p.Tasks[i].StatusText(); ok || p.Tasks[i].Section != nil && p.Tasks[i].Section.Bad {
 				has = true
 				break
 			}
 		}
-		if !has {
+		switch {
+		case has:
+		case p.Tasks[0].Section != nil:
+			why = append(why, "no task section has a gsd:task status marker")
+		default:
 			why = append(why, "no task has a status attribute")
 		}
 	}
