@@ -113,8 +113,18 @@ func ScopeOf(planningDir string) string {
 }
 
 // decide applies the position model's rules (design: "Where a project stands") to what the
-// roadmap, STATE.md and the directories say. It is the only place the current phase is decided.
+// roadmap, STATE.md and the directories say, then weighs how sure the choice is. It is the only
+// place the current phase is decided.
 func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
+	p, err := choose(rm, decl, idx)
+	if err != nil || p == nil {
+		return p, err
+	}
+	return p, p.settle(idx)
+}
+
+// choose picks the milestone, the phase and the plan, by the first rule that applies.
+func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
 	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
 	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
 	if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
@@ -299,7 +309,6 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 					return nil, err
 				}
 			}
-			p.settle()
 			return p, nil
 		}
 	}
@@ -340,7 +349,6 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 				return err
 			}
 		}
-		p.settle()
 		return nil
 	}
 	later, err := idx.laterReading(p.Phases, k)
@@ -385,11 +393,61 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 	return p.alternative(idx, reading{at: i, why: fmt.Sprintf("STATE.md names phase %s, which is unfinished on disk", n), ev: []Evidence{stated}})
 }
 
-// settle caps the confidence of a reading that has alternatives at medium.
-func (p *Position) settle() {
-	if len(p.Alternatives) > 0 && p.Confidence == ConfidenceHigh {
+// recentPhases is how many phases before the current one settle looks back at: the recent
+// past, where a leftover says the reading may be wrong; older leftovers are history.
+const recentPhases = 3
+
+// settle weighs what the rule that chose the position leaves open, and lowers its confidence
+// to medium when a person would see another reading: a phase was chosen with no roadmap
+// (STATE.md and the disk alone); the active-workstream pointer was overruled; STATE.md's phase is finished on
+// disk and STATE.md neither says so nor names the phase chosen next (it lags); a phase just
+// before the current one is called complete by the roadmap while a plan of it has no SUMMARY
+// (that plan is another reading); or the rule found other readings already.
+func (p *Position) settle(idx *dirIndex) error {
+	if p.Confidence == "" {
+		p.Confidence = ConfidenceHigh
+	}
+	unsure := p.Roadmap == nil && p.Phase != nil
+	for _, e := range p.Evidence {
+		unsure = unsure || e.Decision == "scope" && e.File == activeWorkstreamFile && p.Scope == "root"
+	}
+	if p.Rule == RuleAfterFinished && !p.Declared.Complete && p.Phase != nil {
+		next, ok := ParsePhaseNum(p.Declared.Next)
+		unsure = unsure || !ok || !next.Equal(p.Phase.Num)
+	}
+	end := len(p.Phases)
+	if p.Phase != nil {
+		end = slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(p.Phase.Num) })
+	}
+	for i, seen := end-1, 0; i >= 0 && seen < recentPhases; i-- {
+		e := p.Phases[i]
+		if e.Num.Backlog() {
+			continue
+		}
+		seen++
+		if e.Status != StatusComplete || e.Disputed {
+			continue
+		}
+		ph, err := idx.phase(e)
+		if err != nil {
+			return err
+		}
+		for _, pl := range ph.Plans {
+			if pl.Done() {
+				continue
+			}
+			says := fmt.Sprintf("the roadmap calls phase %s complete, but %s has no SUMMARY", e.Num, path.Base(pl.Path))
+			if err := p.alternative(idx, reading{at: i, why: says, ev: []Evidence{{Decision: "phase", File: path.Join(idx.planningDir, "ROADMAP.md"), Line: e.Line, Says: says}}}); err != nil {
+				return err
+			}
+			i = -1 // the most recent such phase is the reading; older ones add nothing to it
+			break
+		}
+	}
+	if (unsure || len(p.Alternatives) > 0) && p.Confidence == ConfidenceHigh {
 		p.Confidence = ConfidenceMedium
 	}
+	return nil
 }
 
 // executingBacklog is the backlog phase (999.x) STATE.md says is being executed, with an
