@@ -15,6 +15,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/hook"
 	"github.com/gsd-tools/gsd/hydrate/hook/settings"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newHookCmd() *cobra.Command {
@@ -35,7 +36,7 @@ detach, journaled). gsd sessions and gsd stats read what they record.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())}
+				return usageError{fmt.Errorf("unknown command %s for %q", textfmt.Quote(args[0]), c.CommandPath())}
 			}
 			return c.Help()
 		},
@@ -249,7 +250,7 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		}
 		ag, ok := settings.AgentNamed(o.agent)
 		if !ok {
-			return usageError{fmt.Errorf("--agent %q: want %s", o.agent, agentNames())}
+			return usageError{fmt.Errorf("--agent %s: want %s", textfmt.Quote(o.agent), agentNames())}
 		}
 		if o.local && ag.Local == nil {
 			return usageError{fmt.Errorf("--local: %s has no local %s (use the project's or --global)", ag.Title, ag.File)}

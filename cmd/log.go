@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newLogCmd() *cobra.Command {
@@ -32,7 +33,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 			if since != "" {
 				seq, t, err := hydrate.ParseWhen(since)
 				if err != nil || seq != 0 {
-					return usageError{fmt.Errorf("--since %q: not a time (such as 2026-02-03T10:00:00Z or 2026-02-03)", since)}
+					return usageError{fmt.Errorf("--since %s: not a time (such as 2026-02-03T10:00:00Z or 2026-02-03)", textfmt.Quote(since))}
 				}
 				q.Since = t
 			}

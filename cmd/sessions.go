@@ -10,6 +10,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newSessionsCmd() *cobra.Command {
@@ -33,7 +34,7 @@ gsd.idleAfter, else 2h.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			for _, s := range states {
 				if !slices.Contains(hydrate.TeamStates, s) {
-					return usageError{fmt.Errorf("--state %q: not one of %s", s, strings.Join(hydrate.TeamStates, ", "))}
+					return usageError{fmt.Errorf("--state %s: not one of %s", textfmt.Quote(s), strings.Join(hydrate.TeamStates, ", "))}
 				}
 			}
 			if c.Flags().Changed("idle-after") && idleAfter <= 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // LogQuery selects journal events.
@@ -94,7 +95,7 @@ func ParseWhen(s string) (seq int64, t time.Time, err error) {
 			return 0, t.UTC(), nil
 		}
 	}
-	return 0, time.Time{}, fmt.Errorf("%q is neither a sequence number nor a time (such as 2026-02-03T10:00:00Z)", s)
+	return 0, time.Time{}, fmt.Errorf("%s is neither a sequence number nor a time (such as 2026-02-03T10:00:00Z)", textfmt.Quote(s))
 }
 
 // AtResult is the session as it was at a point in history.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // RehydrateRequest is the ClaudeBench seed's session.rehydrate request, for a gsd user.
@@ -100,12 +101,12 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	if req.SnapshotID != "" {
 		t, _, _, ok := parseSnapshotID(req.SnapshotID)
 		if !ok {
-			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %s: %w", textfmt.Quote(req.SnapshotID), ErrNoSuchSnapshot)}
 		}
 		rel := path.Join(path.Dir(e.SessionPath()), req.SnapshotID)
 		src, err := e.readFile(rel)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %s: %w", textfmt.Quote(req.SnapshotID), ErrNoSuchSnapshot)}
 		}
 		if err != nil {
 			return nil, err

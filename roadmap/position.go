@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile/statemd"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Position is where a project stands: the one decision every gsd command asks for. Locate
@@ -204,7 +205,7 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 				return nil, err
 			}
 			if !done {
-				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n))
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, unfinished on disk", textfmt.Quote(decl.PhaseText), n))
 				return p, choose(i, RuleState)
 			}
 			for j := i + 1; j < len(p.Phases); j++ {
@@ -213,7 +214,7 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 					return nil, err
 				}
 				if !closed {
-					p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
+					p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s", textfmt.Quote(decl.PhaseText), n, why))
 					p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
 					return p, choose(j, RuleAfterFinished)
 				}

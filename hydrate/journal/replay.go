@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // State is a session as replay rebuilt it.
@@ -129,7 +130,7 @@ func Apply(st State, ev Event) (State, error) {
 		}
 		status, ok := planfile.ParseStatus(ev.New)
 		if !ok {
-			return st, fmt.Errorf("seq %d: invalid status %q", ev.Seq, ev.New)
+			return st, fmt.Errorf("seq %d: invalid status %s", ev.Seq, textfmt.Quote(ev.New))
 		}
 		out, err := planfile.SetStatus(st.Session, ev.Task, status)
 		switch {
