@@ -78,14 +78,18 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		}
 		out = append(out, evs...)
 		for i := range out {
-			seq++
+			seq = journal.NextSeq(seq)
 			out[i].Seq, out[i].Time = seq, now
 			out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
 		}
 		return out
 	})
 	for _, pr := range probs {
-		e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
+		if pr.Repaired {
+			e.historyWarn("%s: repaired: %s", rel, pr.Message)
+		} else {
+			e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
+		}
 	}
 	var notJournal *journal.FileTypeError
 	switch {

@@ -199,7 +199,7 @@ func TestOneRangeWhateverTheSpelling(t *testing.T) {
 		`{"gsd": {"keepSnapshots": 1000001}}`:                         `.planning/config.json: gsd.keepSnapshots: 1000001 is not a whole number from 1 to 1000000`,
 		`{"gsd": {"keepSnapshots": [1, 2]}}`:                          `.planning/config.json: gsd.keepSnapshots: [1,2] is not a whole number from 1 to 1000000`,
 		`{"gsd": {"idleAfter": {"h": 2}}}`:                            `.planning/config.json: gsd.idleAfter: {"h":2} is not a duration (such as "10s" or "2h")`,
-		`{"gsd": {"journal": "` + strings.Repeat("y", 200000) + `"}}`: `.planning/config.json: gsd.journal: "` + strings.Repeat("y", 63) + `…" (200000 bytes) is not true or false`,
+		`{"gsd": {"journal": "` + strings.Repeat("y", 200000) + `"}}`: `.planning/config.json: gsd.journal: "` + strings.Repeat("y", 119) + `…" (200000 bytes) is not true or false`,
 	} {
 		if s, err := Load([]byte(data), 0, Environment{}); err == nil || err.Error() != want {
 			t.Errorf("%.80s: %+v, %v; want %s", data, s, err, want)

@@ -8,7 +8,7 @@ import (
 
 // MaxQuote is how many runes of an input a message quotes: enough to recognise the value,
 // never enough to flood a terminal, a hook's context or an MCP result with a file's content.
-const MaxQuote = 64
+const MaxQuote = 120
 
 // Quote is the one way gsd's messages quote input (a value read from a file, the environment,
 // the command line or a request): Go-quoted, so control characters, invisible format

@@ -40,7 +40,7 @@ func TestQuote(t *testing.T) {
 		{"a\nb\x1b\u202e\xff", `"a\nb\x1b\u202e\xff"`, `a\nb\x1b\u202e\xff`},
 		{`{"h":"\\"}`, `"{\"h\":\"\\\\\"}"`, `{"h":"\\\\"}`},
 		{strings.Repeat("é", MaxQuote), `"` + strings.Repeat("é", MaxQuote) + `"`, strings.Repeat("é", MaxQuote)},
-		{strings.Repeat("é", MaxQuote+1), `"` + strings.Repeat("é", MaxQuote-1) + `…" (130 bytes)`, strings.Repeat("é", MaxQuote-1) + `… (130 bytes)`},
+		{strings.Repeat("é", MaxQuote+1), `"` + strings.Repeat("é", MaxQuote-1) + `…" (242 bytes)`, strings.Repeat("é", MaxQuote-1) + `… (242 bytes)`},
 		{long, `"` + long[:MaxQuote-1] + `…" (200000 bytes)`, long[:MaxQuote-1] + `… (200000 bytes)`},
 	} {
 		if got := Quote(tc.s); got != tc.quote {
