@@ -116,6 +116,9 @@ const (
 	// numbers, task numbers and sizes in a line outside 0 to MaxSeq make it garbage. A writer
 	// never numbers an event beyond it (NextSeq).
 	MaxSeq = 99_999_999
+	// maxTailProblems bounds the unreadable lines a writer passes over at the journal's end
+	// before it takes the end for garbage (see MaxTail).
+	maxTailProblems = 1000
 )
 
 // NextSeq is the sequence number after seq: seq+1, held at MaxSeq (where events keep their
@@ -189,6 +192,9 @@ func parseLine(l []byte) (Event, error) { return parseLineIn(l, nil) }
 func parseLineIn(l []byte, in interner) (Event, error) {
 	if len(l) > MaxLine {
 		return Event{}, fmt.Errorf("a line of %d bytes, over the %d a journal line may hold", len(l), MaxLine)
+	}
+	if t := bytes.TrimLeft(l, " \t"); len(t) == 0 || t[0] != '{' {
+		return Event{}, errors.New("not a journal event")
 	}
 	ev, ok := fastParseIn(l, in)
 	if !ok {
@@ -397,8 +403,8 @@ type tail struct {
 	tornLine []byte
 	// newline says the last line is an event without its newline.
 	newline bool
-	// overlong says the last MaxTail bytes of a longer journal hold no event: where its last
-	// event is cannot be known within bounds.
+	// overlong says the last MaxTail bytes of a longer journal, or its last maxTailProblems
+	// lines, hold no event: where its last event is cannot be known within bounds.
 	overlong bool
 }
 
@@ -453,6 +459,10 @@ func tailOf(buf []byte, size int64) (t tail, done bool) {
 				t.torn, t.tornLine = start+int64(nl+1), l[:min(len(l), 256)]
 			}
 			t.probs = append(t.probs, Problem{Message: msg})
+			if len(t.probs) >= maxTailProblems {
+				t.overlong = true
+				return t, true
+			}
 		}
 		if nl < 0 {
 			break
@@ -519,7 +529,7 @@ func Record(path string, build func(last Event, ok bool) []Event) (problems []Pr
 }
 
 // errOverlong says the end of a journal cannot be read within MaxTail.
-var errOverlong = fmt.Errorf("its last %d MiB hold no event (a line longer than %d MiB, or garbage)", MaxTail>>20, MaxLine>>20)
+var errOverlong = fmt.Errorf("its last %d MiB or %d lines hold no event (a line longer than %d MiB, or garbage)", MaxTail>>20, maxTailProblems, MaxLine>>20)
 
 // moveAside renames the journal at path to journal.damaged.jsonl beside it (journal.damaged.2.jsonl
 // and so on when taken): nothing is deleted.

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gsd-tools/gsd/planfile/textfmt"
-	"time"
 )
 
 var t0 = time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC)
