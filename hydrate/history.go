@@ -3,6 +3,7 @@ package hydrate
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 
@@ -106,6 +107,10 @@ func relErr(rel, abs string, err error) error {
 		c := *fe
 		c.Path = rel
 		return &c
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == abs {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err) // the message names rel already
 	}
 	return err
 }
