@@ -90,7 +90,7 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 		env.HookFailed(settings.Event + ": " + oneLine(err.Error()))
 		context = hydrateFailed(err)
 	} else {
-		context = renderBrief(env.Brief(res), in.Source)
+		context = hook.ClipContext(renderBrief(env.Brief(res), in.Source))
 		if res.Exists { // a session exists: the rehydration is journaled
 			if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
 				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))
@@ -133,7 +133,7 @@ func recording(do func(*hydrate.Env, hook.Input) error) hookWork {
 func (a *app) runLifecycleHook(sub string, work hookWork) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
+			a.hookNote(sub, "internal error: %v", r)
 		}
 	}()
 	in, err := a.readHookInput()
@@ -165,9 +165,12 @@ func (a *app) runLifecycleHook(sub string, work hookWork) {
 	}
 }
 
-// hookNote writes gsd hook sub's one-line note on stderr.
+// maxHookNote bounds a hook's note on stderr, in runes (after escaping).
+const maxHookNote = 1000
+
+// hookNote writes gsd hook sub's one-line note on stderr, at most maxHookNote runes of it.
 func (a *app) hookNote(sub, format string, args ...any) {
-	fmt.Fprintf(a.stderr, "gsd: hook %s: %s\n", sub, printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.stderr, "gsd: hook %s: %s\n", sub, textfmt.Clip(printable(fmt.Sprintf(format, args...)), maxHookNote))
 }
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
