@@ -63,7 +63,12 @@ the rehydration with the agent's session_id, or a failure, under the session's l
 {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "<the brief>"}}.
 
 It never breaks a session: outside a GSD project it prints nothing; on empty or malformed input
-or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)`,
+or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)
+
+Limits: additionalContext is at most 8,192 bytes whatever produced it (Claude Code takes 10,000
+characters from a hook); a longer brief or message is cut with a line saying so. A note on
+stderr is one line of at most 1,000 characters; a message quotes a value from a file as at most
+120 characters. The hook reads at most 1 MiB of input and waits at most 2 s for it.`,
 		Example: `  echo '{"cwd": ".", "source": "clear"}' | gsd hook session-start`,
 		Args:    cobra.ArbitraryArgs, // a hook must not fail on an argument a later version adds
 		// Not even when its output cannot be written: it says so in its own note.
