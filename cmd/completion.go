@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newCompletionCmd() *cobra.Command {
@@ -42,7 +43,7 @@ offers live candidates: task numbers with their names for mark-*, plan paths for
 			case "powershell":
 				return root.GenPowerShellCompletionWithDesc(a.stdout)
 			}
-			return usageError{fmt.Errorf("unknown shell %q: want bash, zsh, fish or powershell", args[0])}
+			return usageError{fmt.Errorf("unknown shell %s: want bash, zsh, fish or powershell", textfmt.Quote(args[0]))}
 		},
 	}
 }

@@ -13,12 +13,15 @@ func (a *app) newConfigCmd() *cobra.Command {
 		Long: `Config shows gsd's settings: the "gsd" section of .planning/config.json (GSD's own config file,
 which gsd reads and never rewrites), the environment (GSD_LOCK_TIMEOUT), or the default.
 
-  keepSnapshots  automatic snapshots kept per user (pre-restore, pre-compact, carried); default 10
+  keepSnapshots  automatic snapshots kept per user (pre-restore, pre-compact, carried); default 10,
+                 a whole number from 1 to 1,000,000
   lockTimeout    how long a write waits for another gsd process; default "10s"
   journal        record the session journal; default true
   idleAfter      when a session counts as idle; default "2h"
 
-A bad value is an error naming the file and the key.`,
+A duration is a Go duration ("500ms", "30s", "2h") or a number of seconds (30, "30", 1e2), from
+1ms to some 292 years; every number is held to its range the same way whatever its spelling. A
+bad value is an error naming the file and the key, quoting at most 120 characters of it.`,
 		Example: `  gsd config
   gsd config --json`,
 		Args: noArgs,

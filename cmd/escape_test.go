@@ -105,3 +105,38 @@ func TestNamesAreEscaped(t *testing.T) {
 		t.Errorf("transcript differs from %s (go test -run NamesAreEscaped -update, then review the diff):\n%s", golden, got)
 	}
 }
+
+// TestStepSummaryCells: a | in a phase directory's name (or anywhere a cell quotes a name) is
+// escaped in every cell of the step summary's tables, the location's code span included:
+// GitHub splits a row at an unescaped | even there, which added a cell.
+func TestStepSummaryCells(t *testing.T) {
+	hostileEnv(t)
+	root := hostileProject(t, validSession(t))
+	writeFile(t, filepath.Join(root, ".planning/phases/07-a|b`c/07-01-PLAN.md"), "no tasks\n")
+	writeFile(t, filepath.Join(root, ".planning/ROADMAP.md"), "# Roadmap\n\n| Phase | Plans Complete | Status |\n|---|---|---|\n| 1. X|Y | 0/2 | In progress |\n")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	runGSD(t, root, "progress", "--check")
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, want := 0, 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "|") {
+			continue
+		}
+		rows++
+		cells := len(strings.Split(strings.ReplaceAll(l, `\|`, ""), "|")) - 2
+		if strings.HasPrefix(l, "| Phase |") || strings.HasPrefix(l, "| Severity |") {
+			want = cells // a header: the rows below have as many cells
+		}
+		if cells != want {
+			t.Errorf("a row of %d cells, want %d: %s", cells, want, l)
+		}
+	}
+	if rows == 0 || !strings.Contains(string(b), `07-a\|b'c`) {
+		t.Fatalf("no table, or the directory is not in it:\n%s", b)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/hook"
 	"github.com/gsd-tools/gsd/hydrate/hook/settings"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newHookCmd() *cobra.Command {
@@ -35,7 +36,7 @@ detach, journaled). gsd sessions and gsd stats read what they record.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown command %q for %q", args[0], c.CommandPath())}
+				return usageError{fmt.Errorf("unknown command %s for %q", textfmt.Quote(args[0]), c.CommandPath())}
 			}
 			return c.Help()
 		},
@@ -62,7 +63,12 @@ the rehydration with the agent's session_id, or a failure, under the session's l
 {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "<the brief>"}}.
 
 It never breaks a session: outside a GSD project it prints nothing; on empty or malformed input
-or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)`,
+or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)
+
+Limits: additionalContext is at most 8,192 bytes whatever produced it (Claude Code takes 10,000
+characters from a hook); a longer brief or message is cut with a line saying so. A note on
+stderr is one line of at most 1,000 characters; a message quotes a value from a file as at most
+120 characters. The hook reads at most 1 MiB of input and waits at most 2 s for it.`,
 		Example: `  echo '{"cwd": ".", "source": "clear"}' | gsd hook session-start`,
 		Args:    cobra.ArbitraryArgs, // a hook must not fail on an argument a later version adds
 		// Not even when its output cannot be written: it says so in its own note.
@@ -89,7 +95,7 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 		env.HookFailed(settings.Event + ": " + oneLine(err.Error()))
 		context = hydrateFailed(err)
 	} else {
-		context = renderBrief(env.Brief(res), in.Source)
+		context = hook.ClipContext(renderBrief(env.Brief(res), in.Source))
 		if res.Exists { // a session exists: the rehydration is journaled
 			if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
 				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))
@@ -132,7 +138,7 @@ func recording(do func(*hydrate.Env, hook.Input) error) hookWork {
 func (a *app) runLifecycleHook(sub string, work hookWork) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(a.stderr, "gsd: hook %s: internal error: %v\n", sub, r)
+			a.hookNote(sub, "internal error: %v", r)
 		}
 	}()
 	in, err := a.readHookInput()
@@ -164,9 +170,12 @@ func (a *app) runLifecycleHook(sub string, work hookWork) {
 	}
 }
 
-// hookNote writes gsd hook sub's one-line note on stderr.
+// maxHookNote bounds a hook's note on stderr, in runes (after escaping).
+const maxHookNote = 1000
+
+// hookNote writes gsd hook sub's one-line note on stderr, at most maxHookNote runes of it.
 func (a *app) hookNote(sub, format string, args ...any) {
-	fmt.Fprintf(a.stderr, "gsd: hook %s: %s\n", sub, printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.stderr, "gsd: hook %s: %s\n", sub, textfmt.Clip(printable(fmt.Sprintf(format, args...)), maxHookNote))
 }
 
 // readHookInput reads the hook's JSON from stdin, without hanging on a terminal or on a stdin
@@ -249,7 +258,7 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		}
 		ag, ok := settings.AgentNamed(o.agent)
 		if !ok {
-			return usageError{fmt.Errorf("--agent %q: want %s", o.agent, agentNames())}
+			return usageError{fmt.Errorf("--agent %s: want %s", textfmt.Quote(o.agent), agentNames())}
 		}
 		if o.local && ag.Local == nil {
 			return usageError{fmt.Errorf("--local: %s has no local %s (use the project's or --global)", ag.Title, ag.File)}

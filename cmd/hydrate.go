@@ -10,6 +10,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -79,7 +80,7 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	switch format {
 	case "", "text", "json", "porcelain", "brief":
 	default:
-		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %q", format)}
+		return usageError{fmt.Errorf("--format: want text, json, porcelain or brief, got %s", textfmt.Quote(format))}
 	}
 	if o.noBootstrap && o.syncState {
 		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
@@ -216,7 +217,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	case r.StateSynced:
 		a.field(w, "STATE.md", "Current Position rewritten")
 	case len(r.StateDrift) > 0:
-		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %q, not %q (gsd hydrate --sync-state)", r.StateDrift[0].Line, r.StateDrift[0].SaysText(), r.StateDrift[0].Derived))
+		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %s, not %s (gsd hydrate --sync-state)", r.StateDrift[0].Line, textfmt.Quote(r.StateDrift[0].SaysText()), textfmt.Quote(r.StateDrift[0].Derived)))
 	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newLogCmd() *cobra.Command {
@@ -22,7 +23,21 @@ func (a *app) newLogCmd() *cobra.Command {
 		Long: `Log prints your session journal, .planning/sessions/<user>/journal.jsonl, oldest first: one line
 per write to the session (bootstrap, mark, archive, snapshot, restore, carry-over, and reconcile when
 the session was found changed outside gsd), with its sequence number, UTC time, source and agent
-instance. A line that cannot be read (a torn last line) is skipped with a warning.`,
+instance. A line that cannot be read is skipped with a warning.
+
+Limits. A journal line holds at most 8 MiB (a bootstrap's holds the session); sequence numbers
+run from 1 to 99,999,999, and a line with a number outside its range is not an event. gsd log
+and tasks --at read journals of up to 64 MiB. A write reads at most the last 16 MiB (or 1,000
+unreadable lines) of the journal, whatever its size, and repairs its end before it appends: a
+torn last line (a crash, a full disk) is removed, a write cut short is taken back; a journal
+whose end holds no event within that is moved aside whole to journal.damaged.jsonl and a new
+one begun.
+
+Merges. Each event is identified by a hash of its line and names the event before it, so a
+journal that git's union merge (.gitattributes: .planning/sessions/*/journal.jsonl merge=union)
+joined from two branches lists each event once, parents first, then by sequence number, time and
+identity, the same whichever branch was merged into which; gsd tasks --at replays each event
+along its own branch. The next write reconciles the merged session.`,
 		Example: `  gsd log
   gsd log --task 3
   gsd log --since 2026-02-03T10:00:00Z --json`,
@@ -32,7 +47,7 @@ instance. A line that cannot be read (a torn last line) is skipped with a warnin
 			if since != "" {
 				seq, t, err := hydrate.ParseWhen(since)
 				if err != nil || seq != 0 {
-					return usageError{fmt.Errorf("--since %q: not a time (such as 2026-02-03T10:00:00Z or 2026-02-03)", since)}
+					return usageError{fmt.Errorf("--since %s: not a time (such as 2026-02-03T10:00:00Z or 2026-02-03)", textfmt.Quote(since))}
 				}
 				q.Since = t
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // newMarkCmd builds mark-complete, mark-in-progress and mark-pending: one command shape, three
@@ -34,7 +35,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 			if len(args) == 1 {
 				v, err := strconv.Atoi(args[0])
 				if err != nil || v < 1 {
-					return usageError{fmt.Errorf("%s: task number must be a positive integer, got %q", name, args[0])}
+					return usageError{fmt.Errorf("%s: task number must be a positive integer, got %s", name, textfmt.Quote(args[0]))}
 				}
 				n = v
 			}

@@ -19,7 +19,15 @@ user (a directory under .planning/sessions); without one a tool acts for the use
 server keeps no state, and what it writes is journaled with source "mcp".
 
 Register it with Claude Code:  claude mcp add gsd -- gsd mcp
-(or with -C /path/to/project when the client does not start it in the project).`,
+(or with -C /path/to/project when the client does not start it in the project).
+
+Limits: a message read is at most 4 MiB; a string argument at most 256 bytes (a reason 4,096); a
+task number from 1 to 10,000; fromTimestamp from 0 to 253402300799999 (the end of the year
+9999); a request id a string or number of at most 128 bytes. Past a limit the answer is -32602
+invalid params, and a message that is not a JSON-RPC request ({}, null) gets -32600 with id
+null. A tool's text is at most 64 KiB (else a tool error says so), every message written at
+most 256 KiB; session_rehydrate lists the latest 100 events after fromTimestamp. Messages quote
+an input as at most 120 characters.`,
 		Example: "  claude mcp add gsd -- gsd mcp\n  gsd mcp -C ~/src/myproject --user ann",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

@@ -437,7 +437,8 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 			if pr.Line > 0 {
 				loc = fmt.Sprintf("%s:%d", pr.File, pr.Line)
 			}
-			loc = strings.ReplaceAll(printable(loc), "`", "'")
+			// GitHub splits a row at every unescaped |, inside a code span too.
+			loc = mdCell(strings.ReplaceAll(loc, "`", "'"))
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", pr.Severity, loc, mdCell(pr.Message))
 		}
 	}
@@ -453,6 +454,8 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	return f.Close()
 }
 
+// mdCell is s escaped for a cell of a GitHub Markdown table: printable, and every | escaped,
+// which GitHub reads as the character inside a code span as well.
 func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`).Replace(printable(s))
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/memo"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Exit codes, as documented in the README.
@@ -206,7 +207,7 @@ func name(c *cobra.Command) string {
 // noArgs refuses positional arguments.
 func noArgs(c *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageError{fmt.Errorf("%s accepts no arguments, got %q", name(c), args[0])}
+		return usageError{fmt.Errorf("%s accepts no arguments, got %s", name(c), textfmt.Quote(args[0]))}
 	}
 	return nil
 }
@@ -262,7 +263,7 @@ gsd help TOPIC prints a help topic; gsd help lists them under "Additional help t
 				return usageError{fmt.Errorf("help: %w", err)}
 			}
 			if len(rest) > 0 {
-				return usageError{fmt.Errorf("help: unknown command %q for %q", rest[0], cmd.CommandPath())}
+				return usageError{fmt.Errorf("help: unknown command %s for %q", textfmt.Quote(rest[0]), cmd.CommandPath())}
 			}
 			return cmd.Help()
 		},

@@ -10,11 +10,13 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newSessionsCmd() *cobra.Command {
 	var states []string
 	var idleAfter time.Duration
+	var idleFlag string
 	c := &cobra.Command{
 		Use:   "sessions",
 		Short: "Every user's session in the project, with its state",
@@ -33,11 +35,16 @@ gsd.idleAfter, else 2h.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			for _, s := range states {
 				if !slices.Contains(hydrate.TeamStates, s) {
-					return usageError{fmt.Errorf("--state %q: not one of %s", s, strings.Join(hydrate.TeamStates, ", "))}
+					return usageError{fmt.Errorf("--state %s: not one of %s", textfmt.Quote(s), strings.Join(hydrate.TeamStates, ", "))}
 				}
 			}
-			if c.Flags().Changed("idle-after") && idleAfter <= 0 {
-				return usageError{fmt.Errorf("--idle-after %s: must be positive", idleAfter)}
+			if c.Flags().Changed("idle-after") {
+				// The one rule of every duration gsd reads, as for gsd.idleAfter.
+				d, err := config.ParseDuration(idleFlag)
+				if err != nil {
+					return usageError{fmt.Errorf("--idle-after: %w", err)}
+				}
+				idleAfter = d
 			}
 			env, _, err := a.open()
 			if err != nil {
@@ -77,7 +84,7 @@ gsd.idleAfter, else 2h.`,
 		},
 	}
 	c.Flags().StringSliceVar(&states, "state", nil, "only sessions in `STATE` (repeatable, or comma separated): "+strings.Join(hydrate.TeamStates, ", "))
-	c.Flags().DurationVar(&idleAfter, "idle-after", hydrate.DefaultIdleAfter, "a session without activity for `DURATION` is idle")
+	c.Flags().StringVar(&idleFlag, "idle-after", config.FormatDuration(hydrate.DefaultIdleAfter), "a session without activity for `DURATION` is idle (1ms or more)")
 	_ = c.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(hydrate.TeamStates, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }

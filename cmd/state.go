@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newStateCmd() *cobra.Command {
@@ -132,7 +133,7 @@ func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
 	default:
 		printf(w, "%s: %s (gsd state --write rewrites it)\n", sp.Path, a.paint("yellow", "out of date"))
 		for _, d := range sp.Differences {
-			printf(w, "  %s:%d: says %q, derived %q\n", sp.Path, d.Line, d.SaysText(), d.Derived)
+			printf(w, "  %s:%d: says %s, derived %s\n", sp.Path, d.Line, textfmt.Quote(d.SaysText()), textfmt.Quote(d.Derived))
 		}
 	}
 }

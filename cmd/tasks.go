@@ -18,7 +18,9 @@ func (a *app) newTasksCmd() *cobra.Command {
 
 --at TIME|SEQ shows the session as it was at a point of its history (gsd log): the nearest event
 before it that records the whole session, plus the status changes after it, each checked against
-the hash the journal recorded; never a guess.`,
+the hash the journal recorded; never a guess. SEQ is a number from 1 to 99,999,999; in a history
+merged from two branches it is the last event, in gsd log's order, at or before it, replayed
+along its own branch.`,
 		Example: "  gsd tasks\n  gsd tasks --json\n  gsd tasks --at 12\n  gsd tasks --at 2026-02-03T10:00:00Z",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

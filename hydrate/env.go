@@ -22,6 +22,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -278,17 +279,17 @@ func cleanRel(p string) (string, error) {
 	// Never trimmed: "plan.md " is another file than "plan.md". But a session header cannot
 	// record such a name (its fields are trimmed when read), so it is refused, quoted.
 	if strings.TrimSpace(p) != p {
-		return "", fmt.Errorf("path %q begins or ends with white space, which a session header cannot record; rename it", p)
+		return "", fmt.Errorf("path %s begins or ends with white space, which a session header cannot record; rename it", textfmt.Quote(p))
 	}
 	c := path.Clean(p)
 	// Paths in session headers are written with '/': a backslash or a drive letter is a path
 	// from another system (or an attempt to leave the project), on every OS.
 	drive := len(p) >= 2 && p[1] == ':'
 	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "", fmt.Errorf("path %q contains a control character", p)
+		return "", fmt.Errorf("path %s contains a control character", textfmt.Quote(p))
 	}
 	if p == "" || path.IsAbs(p) || filepath.IsAbs(p) || drive || strings.Contains(p, `\`) || c == ".." || strings.HasPrefix(c, "../") || !fs.ValidPath(c) {
-		return "", fmt.Errorf("path %q is outside the project", p)
+		return "", fmt.Errorf("path %s is outside the project", textfmt.Quote(p))
 	}
 	return c, nil
 }

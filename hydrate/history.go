@@ -3,6 +3,7 @@ package hydrate
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 
@@ -78,14 +79,18 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		}
 		out = append(out, evs...)
 		for i := range out {
-			seq++
+			seq = journal.NextSeq(seq)
 			out[i].Seq, out[i].Time = seq, now
 			out[i].Source, out[i].Instance = e.hist.Source, e.hist.Instance
 		}
 		return out
 	})
 	for _, pr := range probs {
-		e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
+		if pr.Repaired {
+			e.historyWarn("%s: repaired: %s", rel, pr.Message)
+		} else {
+			e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
+		}
 	}
 	var notJournal *journal.FileTypeError
 	switch {
@@ -102,6 +107,10 @@ func relErr(rel, abs string, err error) error {
 		c := *fe
 		c.Path = rel
 		return &c
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == abs {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err) // the message names rel already
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // LogQuery selects journal events.
@@ -42,7 +43,7 @@ func (e *Env) readJournalAt(rel string) (*LogResult, error) {
 		return nil, err
 	}
 	evs, probs := journal.Parse(data)
-	res.Events = evs
+	res.Events = journal.Order(evs)
 	for _, p := range probs {
 		res.Problems = append(res.Problems, fmt.Sprintf("%s:%d: skipped: %s", rel, p.Line, p.Message))
 	}
@@ -86,7 +87,7 @@ func aboutTask(ev journal.Event, n int) bool {
 // "2006-01-02T15:04:05" and "2006-01-02 15:04" and "2006-01-02" taken as UTC).
 func ParseWhen(s string) (seq int64, t time.Time, err error) {
 	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && len(s) < 9 {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && n <= journal.MaxSeq && len(s) < 9 {
 		return n, time.Time{}, nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
@@ -94,7 +95,7 @@ func ParseWhen(s string) (seq int64, t time.Time, err error) {
 			return 0, t.UTC(), nil
 		}
 	}
-	return 0, time.Time{}, fmt.Errorf("%q is neither a sequence number nor a time (such as 2026-02-03T10:00:00Z)", s)
+	return 0, time.Time{}, fmt.Errorf("%s is neither a sequence number nor a time (such as 2026-02-03T10:00:00Z)", textfmt.Quote(s))
 }
 
 // AtResult is the session as it was at a point in history.
@@ -131,18 +132,12 @@ func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
 	if st.Seq == 0 {
 		return nil, fmt.Errorf("%s: the history starts later (seq %d at %s)", lr.Path, lr.Events[0].Seq, lr.Events[0].Time.Format(time.RFC3339))
 	}
-	res := &AtResult{Seq: st.Seq, Journal: lr}
+	res := &AtResult{Seq: st.Seq, Journal: lr, Base: st.Base, Applied: st.Applied}
 	for _, ev := range lr.Events {
-		if ev.Seq > st.Seq {
+		if stop(ev) {
 			break
 		}
 		res.Time = ev.Time
-		switch ev.Type {
-		case journal.Bootstrap, journal.Carry, journal.Restore, journal.Reconcile, journal.Archive, journal.Resume:
-			res.Base, res.Applied = ev, 0
-		case journal.Mark:
-			res.Applied++
-		}
 	}
 	s := &Session{Path: e.SessionPath()}
 	if !st.Exists {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // RehydrateRequest is the ClaudeBench seed's session.rehydrate request, for a gsd user.
@@ -28,6 +29,9 @@ type RehydrateResult struct {
 	Context    RehydrateContext `json:"context"`
 }
 
+// maxRecentEvents bounds the journal events a rehydration lists (the latest).
+const maxRecentEvents = 100
+
 // RehydrateSnap is the state the context was read from: the current session (id
 // "current-plan.md") or a snapshot, with its time (Unix milliseconds, as the seed has it) and the
 // number of journal events up to it.
@@ -46,7 +50,9 @@ type RehydrateContext struct {
 	ResumeTask   int            `json:"resumeTask"`
 	Interrupted  bool           `json:"interrupted"`
 	StaleReasons []string       `json:"staleReasons"`
-	RecentEvents []ContextEvent `json:"recentEvents"` // journal events after fromTimestamp
+	RecentEvents []ContextEvent `json:"recentEvents"` // journal events after fromTimestamp, the last maxRecentEvents of them
+	// RecentOmitted counts the earlier events after fromTimestamp left out of RecentEvents.
+	RecentOmitted int `json:"recentEventsOmitted,omitempty"`
 }
 
 // ContextTask is one task of the session, in the seed's shape.
@@ -100,12 +106,12 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	if req.SnapshotID != "" {
 		t, _, _, ok := parseSnapshotID(req.SnapshotID)
 		if !ok {
-			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %s: %w", textfmt.Quote(req.SnapshotID), ErrNoSuchSnapshot)}
 		}
 		rel := path.Join(path.Dir(e.SessionPath()), req.SnapshotID)
 		src, err := e.readFile(rel)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &ArgError{Err: fmt.Errorf("snapshotId %q: %w", req.SnapshotID, ErrNoSuchSnapshot)}
+			return nil, &ArgError{Err: fmt.Errorf("snapshotId %s: %w", textfmt.Quote(req.SnapshotID), ErrNoSuchSnapshot)}
 		}
 		if err != nil {
 			return nil, err
@@ -141,7 +147,17 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 		}
 	}
 	if !req.From.IsZero() {
-		for _, ev := range lr.Events {
+		evs := lr.Events
+		if i := len(evs) - maxRecentEvents; i > 0 && evs[i-1].Time.After(req.From) {
+			// Only the latest: a result an agent reads has a size limit.
+			for _, ev := range evs[:i] {
+				if ev.Time.After(req.From) {
+					c.RecentOmitted++
+				}
+			}
+			evs = evs[i:]
+		}
+		for _, ev := range evs {
 			if ev.Time.After(req.From) {
 				c.RecentEvents = append(c.RecentEvents, ContextEvent{Seq: ev.Seq, Timestamp: ev.Time.UnixMilli(), Type: ev.Type,
 					Task: ev.Task, Name: ev.Name, Old: ev.Old, New: ev.New, Note: ev.Note, Instance: ev.Instance})

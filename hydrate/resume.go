@@ -8,6 +8,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // KindPreResume is the snapshot of the session a resume replaced; gsd never deletes it.
@@ -32,7 +33,7 @@ func isUserDirName(s string) bool { return s != "" && identity.Sanitize(s) == s 
 // teammate's session itself is left as it is.
 func (e *Env) Resume(from string) (*ResumeResult, error) {
 	if !isUserDirName(from) {
-		return nil, &ArgError{Err: fmt.Errorf("%q is not a user name as gsd writes them (gsd sessions lists them)", from)}
+		return nil, &ArgError{Err: fmt.Errorf("%s is not a user name as gsd writes them (gsd sessions lists them)", textfmt.Quote(from))}
 	}
 	if from == e.User.User {
 		return nil, &ArgError{Err: fmt.Errorf("%s is you: gsd resume takes over a teammate's session", from)}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -237,7 +238,7 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	} else {
 		for i := range fresh.Tasks {
 			if a, b := p.Tasks[i].Name(), fresh.Tasks[i].Name(); a != b {
-				why = append(why, fmt.Sprintf("task %d is %q in the session but %q in the plan", i+1, a, b))
+				why = append(why, fmt.Sprintf("task %d is %s in the session but %s in the plan", i+1, textfmt.Quote(a), textfmt.Quote(b)))
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Snapshot kinds. Automatic ones are pruned to History.KeepSnapshots; the others are never
@@ -223,7 +224,7 @@ var ErrNoSuchSnapshot = errors.New("no such snapshot (gsd snapshots lists them)"
 // nothing and says what would change.
 func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 	if _, _, _, ok := parseSnapshotID(id); !ok {
-		return nil, &ArgError{Err: fmt.Errorf("%q: %w", id, ErrNoSuchSnapshot)}
+		return nil, &ArgError{Err: fmt.Errorf("%s: %w", textfmt.Quote(id), ErrNoSuchSnapshot)}
 	}
 	snapRel := path.Join(path.Dir(e.SessionPath()), id)
 	var res *RestoreResult

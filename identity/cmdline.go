@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // readCommandLine applies GIT_CONFIG_COUNT/KEY_<n>/VALUE_<n>, then
@@ -63,11 +65,11 @@ func parseCount(s string) (int, error) {
 		t = t[1:]
 	}
 	if t == "" || strings.TrimLeft(t, "0123456789") != "" {
-		return 0, fmt.Errorf("bogus count in GIT_CONFIG_COUNT: %q", s)
+		return 0, fmt.Errorf("bogus count in GIT_CONFIG_COUNT: %s", textfmt.Quote(s))
 	}
 	n, err := strconv.ParseUint(t, 10, 64)
 	if err != nil || neg && n != 0 || n > math.MaxInt32 {
-		return 0, fmt.Errorf("too many entries in GIT_CONFIG_COUNT: %q", s)
+		return 0, fmt.Errorf("too many entries in GIT_CONFIG_COUNT: %s", textfmt.Quote(s))
 	}
 	return int(n), nil
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // maxIncludeDepth is git's limit on nested includes; beyond it git dies
@@ -202,11 +204,11 @@ func (r *configReader) checkFormat(data []byte) (usable bool, err error) {
 			if !hasValue {
 				err = errors.New("bad numeric config value '' for 'core.repositoryformatversion'")
 			} else if version, err = parseCInt(value); err != nil {
-				err = fmt.Errorf("bad numeric config value %q for 'core.repositoryformatversion'", value)
+				err = fmt.Errorf("bad numeric config value %s for 'core.repositoryformatversion'", textfmt.Quote(value))
 			}
 		case "extensions.worktreeconfig":
 			if worktreeConfig, err = parseBool(value, hasValue); err != nil {
-				err = fmt.Errorf("bad boolean config value %q for 'extensions.worktreeconfig'", value)
+				err = fmt.Errorf("bad boolean config value %s for 'extensions.worktreeconfig'", textfmt.Quote(value))
 			}
 		}
 		if err != nil {
@@ -313,7 +315,7 @@ func (r *configReader) include(path string, hasValue bool, origin string, fromFi
 	switch {
 	case path == "~" || strings.HasPrefix(path, "~/"):
 		if r.env.Home == "" {
-			return fmt.Errorf("could not expand include path %q", path)
+			return fmt.Errorf("could not expand include path %s", textfmt.Quote(path))
 		}
 		path = r.env.Home + path[1:]
 	case strings.HasPrefix(path, "~"), strings.HasPrefix(path, "%(prefix)/"):

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Kinds of Source, from the highest precedence to the lowest.
@@ -92,13 +93,13 @@ func Resolve(env Sources) (Identity, error) {
 		if id, ok := candidate(env.Flag, Source{Kind: KindFlag}); ok {
 			return id, nil
 		}
-		return Identity{}, fmt.Errorf("--user %q: %w", env.Flag, ErrUnusableUser)
+		return Identity{}, fmt.Errorf("--user %s: %w", textfmt.Quote(env.Flag), ErrUnusableUser)
 	}
 	if v, _ := env.lookup("GSD_USER"); v != "" {
 		if id, ok := candidate(v, Source{Kind: KindEnv, File: "GSD_USER"}); ok {
 			return id, nil
 		}
-		return Identity{}, fmt.Errorf("GSD_USER=%q: %w", v, ErrUnusableUser)
+		return Identity{}, fmt.Errorf("GSD_USER=%s: %w", textfmt.Quote(v), ErrUnusableUser)
 	}
 	name, file, found, err := GitUserName(env)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // This file reads git's config syntax. It follows git's own parser rather
@@ -277,7 +279,7 @@ func envBool(env Sources, name string) (bool, error) {
 	}
 	b, err := parseBool(v, true)
 	if err != nil {
-		return false, fmt.Errorf("bad boolean value %q for %s", v, name)
+		return false, fmt.Errorf("bad boolean value %s for %s", textfmt.Quote(v), name)
 	}
 	return b, nil
 }

@@ -27,7 +27,7 @@ const noTasks = `no <task> elements and no "### Task N" sections`
 // that status is the only thing that changed. ErrUnchanged when it already has st.
 func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 	if _, ok := ParseStatus(string(st)); !ok {
-		return nil, fmt.Errorf("unknown status %q (want %s)", st, AllowedStatuses)
+		return nil, fmt.Errorf("unknown status %s (want %s)", textfmt.Quote(string(st)), AllowedStatuses)
 	}
 	p := Scan(src)
 	if p.Err != nil {
@@ -128,7 +128,7 @@ func InjectStatuses(src []byte) ([]byte, error) {
 // moves to the very start of the file.
 func Bootstrap(plan []byte, user, planPath string, started time.Time) ([]byte, error) {
 	if !validPlanPath(planPath) {
-		return nil, fmt.Errorf("plan path %q cannot be written into a header comment", planPath)
+		return nil, fmt.Errorf("plan path %s cannot be written into a header comment", textfmt.Quote(planPath))
 	}
 	body, err := InjectStatuses(plan)
 	if err != nil {
@@ -210,7 +210,7 @@ func verifyEdit(before, after *File, want map[int]Status) error {
 		got, _ := a.StatusText()
 		old, _ := b.StatusText()
 		if changing && got != string(st) || !changing && got != old {
-			return refuse("task %d status %q", b.Number, got)
+			return refuse("task %d status %s", b.Number, textfmt.Quote(got))
 		}
 	}
 	return nil

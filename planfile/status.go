@@ -3,6 +3,8 @@ package planfile
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Status is a task's progress in a session file.
@@ -49,7 +51,7 @@ func (t *Task) Status() (Status, error) {
 	}
 	st, ok := ParseStatus(val)
 	if !ok {
-		return "", fmt.Errorf("task %d has unknown status %q (want %s)", t.Number, val, AllowedStatuses)
+		return "", fmt.Errorf("task %d has unknown status %s (want %s)", t.Number, textfmt.Quote(val), AllowedStatuses)
 	}
 	return st, nil
 }

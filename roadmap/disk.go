@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // MaxFileSize is the largest file this package reads. A ROADMAP.md is a few
@@ -107,9 +108,9 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 		}
 	}
 	if ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
-		err = fmt.Errorf("invalid workstream name %q", ws)
+		err = fmt.Errorf("invalid workstream name %s", textfmt.Quote(ws))
 	} else if fi, serr := fs.Stat(fsys, dir); errors.Is(serr, fs.ErrNotExist) || serr == nil && !fi.IsDir() {
-		err = fmt.Errorf("workstream %q: no directory %s", ws, dir)
+		err = fmt.Errorf("workstream %s: no directory %s", textfmt.Quote(ws), dir)
 	} else if serr != nil {
 		err = serr
 	} else {

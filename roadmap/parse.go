@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Roadmap is what ROADMAP.md says about the project's phases.
@@ -764,7 +766,7 @@ func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
 		}
 		if !ok {
 			if strings.Trim(strings.Join(cells, ""), " -—–:") != "" {
-				problem(l.num, "progress table row: cannot read phase %q; row ignored", cells[phaseCol])
+				problem(l.num, "progress table row: cannot read phase %s; row ignored", textfmt.Quote(cells[phaseCol]))
 			}
 			continue
 		}
@@ -787,7 +789,7 @@ func parseTable(r *Roadmap, head mdLine, lines *lineScanner, t *phaseTable) {
 		case shifted:
 			problem(l.num, "progress table row for phase %s has %d cells, the header %d; read as best it could be", n, len(cells), len(header))
 		case st == StatusUnknown && statusCol < len(cells) && strings.Trim(cells[statusCol], " -—–") != "":
-			problem(l.num, "progress table row for phase %s: unknown status %q", n, cells[statusCol])
+			problem(l.num, "progress table row for phase %s: unknown status %s", n, textfmt.Quote(cells[statusCol]))
 		}
 		cell := ""
 		if msCol >= 0 && msCol < len(cells) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // PhaseNum is a phase number such as 3, 3.1, 12.3.1, 16C or E73.
@@ -164,7 +166,7 @@ func (n *PhaseNum) UnmarshalText(b []byte) error {
 	}
 	v, ok := ParsePhaseNum(string(b))
 	if !ok {
-		return fmt.Errorf("invalid phase number %q", b)
+		return fmt.Errorf("invalid phase number %s", textfmt.Quote(string(b)))
 	}
 	*n = v
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile/statemd"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Position is where a project stands: the one decision every gsd command asks for. Locate
@@ -250,7 +251,7 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 				return nil, err
 			}
 			if j >= 0 {
-				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%q names phase %s, but %s", decl.PhaseText, n, why))
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s", textfmt.Quote(decl.PhaseText), n, why))
 				for _, e := range p.Phases[i+1 : j] {
 					if closed, err := idx.closedByState(e); err == nil && closed {
 						p.evidence("phase", statePath, 0, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan: closed", e.Num))
@@ -326,7 +327,7 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 // after that work. A plan executed but never summarised does not pin a project to the past.
 func (p *Position) followState(idx *dirIndex, i int, statePath string, choose func(int, Rule) error) error {
 	decl, n := p.Declared, p.Phases[i].Num
-	stated := Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: fmt.Sprintf("%q names phase %s, unfinished on disk", decl.PhaseText, n)}
+	stated := Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: fmt.Sprintf("%s names phase %s, unfinished on disk", textfmt.Quote(decl.PhaseText), n)}
 	k, err := idx.laterWork(p.Phases, i)
 	if err != nil {
 		return err
@@ -345,7 +346,7 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 				return err
 			}
 			if err := p.alternative(idx, reading{at: j, why: fmt.Sprintf("STATE.md calls phase %s complete, but a plan of it has no SUMMARY yet", n),
-				ev: []Evidence{{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: decl.PhaseText}}}); err != nil {
+				ev: []Evidence{{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: textfmt.Quote(decl.PhaseText)}}}); err != nil {
 				return err
 			}
 		}
@@ -371,7 +372,7 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 		return p.alternative(idx, reading{at: later, why: moved})
 	}
 	p.Evidence = append(p.Evidence, Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine,
-		Says: fmt.Sprintf("%q names phase %s, but later work contradicts it", decl.PhaseText, n)})
+		Says: fmt.Sprintf("%s names phase %s, but later work contradicts it", textfmt.Quote(decl.PhaseText), n)})
 	p.Confidence = ConfidenceLow
 	if s := stoppedAt(p.Phases, decl); s >= k {
 		p.evidence("phase", statePath, decl.StoppedPlanLine, fmt.Sprintf("stopped_at names plan %s, after phase %s", decl.StoppedPlan, n))

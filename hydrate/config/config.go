@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // File is GSD's config file, relative to the project root.
@@ -170,7 +172,7 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 func (s *Settings) file(data []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return &Error{Where: File, Err: fmt.Errorf("not a JSON object: %v", err)}
+		return &Error{Where: File, Err: fmt.Errorf("not a JSON object: %s", textfmt.Excerpt(err.Error()))}
 	}
 	raw, ok := top[Section]
 	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
@@ -191,9 +193,9 @@ func (s *Settings) file(data []byte) error {
 		src := Source(fmt.Sprintf("%s (%s.%s)", File, Section, k))
 		switch k {
 		case "keepSnapshots":
-			var n int
-			if err := json.Unmarshal(v, &n); err != nil || n < 1 {
-				return bad(fmt.Errorf("%s is not a whole number of at least 1", v))
+			n, err := wholeNumber(v, 1, MaxKeepSnapshots)
+			if err != nil {
+				return bad(err)
 			}
 			s.KeepSnapshots = n
 		case "lockTimeout", "idleAfter":
@@ -209,7 +211,7 @@ func (s *Settings) file(data []byte) error {
 		case "journal":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
-				return bad(fmt.Errorf("%s is not true or false", v))
+				return bad(fmt.Errorf("%s is not true or false", show(v)))
 			}
 			s.Journal = b
 		default:
@@ -221,46 +223,108 @@ func (s *Settings) file(data []byte) error {
 	return nil
 }
 
+// Ranges of the settings. Each is checked the same way whatever the spelling of the value (a
+// JSON number, a string holding one, a Go duration, 1e2 or 100): the number is read first, then
+// held to its range.
+const (
+	MinDuration      = time.Millisecond // the shortest lockTimeout or idleAfter
+	MaxKeepSnapshots = 1_000_000
+)
+
 // maxSeconds is the most whole seconds a time.Duration holds (some 292 years).
 const maxSeconds = math.MaxInt64 / int64(time.Second)
 
-// jsonDuration reads a duration written as a string ("10s", "2h") or a number of seconds.
+// show is how a message quotes a raw JSON value: a string as textfmt.Quote quotes it, anything
+// else (a number, a literal, an object) as its bounded excerpt.
+func show(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return textfmt.Quote(s)
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		b.Reset()
+		b.Write(v)
+	}
+	return textfmt.Excerpt(b.String())
+}
+
+// number reads a JSON number, or a string holding one in JSON's syntax ("30", " 1e2 "): ok is
+// false for anything else. A number too large for a float64 is ±Inf, for the range check to
+// refuse.
+func number(v json.RawMessage) (float64, bool) {
+	t := bytes.TrimSpace(v)
+	var s string
+	if json.Unmarshal(t, &s) == nil {
+		t = []byte(strings.TrimSpace(s))
+	}
+	if len(t) == 0 || t[0] != '-' && (t[0] < '0' || t[0] > '9') || !json.Valid(t) {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(string(t), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return n, true
+}
+
+// wholeNumber reads a whole number from min to max, in any spelling number reads.
+func wholeNumber(v json.RawMessage, min, max int) (int, error) {
+	n, ok := number(v)
+	if !ok || n != math.Trunc(n) || n < float64(min) || n > float64(max) {
+		return 0, fmt.Errorf("%s is not a whole number from %d to %d", show(v), min, max)
+	}
+	return int(n), nil
+}
+
+// jsonDuration reads a duration written as a string ("10s", "2h", "30") or a number of seconds.
 func jsonDuration(v json.RawMessage) (time.Duration, error) {
 	var str string
 	if err := json.Unmarshal(v, &str); err == nil {
 		return ParseDuration(str)
 	}
-	var n float64
-	if err := json.Unmarshal(v, &n); err == nil && n > 0 {
-		if n >= float64(maxSeconds) {
-			return 0, fmt.Errorf("%s is too large", v)
-		}
-		return time.Duration(n * float64(time.Second)), nil
+	if n, ok := number(v); ok {
+		return seconds(show(v), n)
 	}
-	return 0, fmt.Errorf("%s is not a duration (such as \"10s\" or \"2h\")", v)
+	return 0, fmt.Errorf("%s is not a duration (such as \"10s\" or \"2h\")", show(v))
 }
 
-// ParseDuration reads a positive Go duration ("500ms", "30s", "2h") or whole seconds ("30"),
-// white space around it ignored. Seconds beyond what a duration holds are refused, never wrapped
-// around into some other wait.
+// ParseDuration reads a positive Go duration ("500ms", "30s", "2h") or a number of seconds ("30",
+// "1.5", "1e2"), white space around it ignored, and holds it to the range of a duration setting:
+// from MinDuration to what a duration holds, never rounded to zero nor wrapped around into
+// some other wait.
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
-	d, err := time.ParseDuration(t)
-	if err != nil {
-		n, nerr := strconv.ParseInt(t, 10, 64)
-		switch {
-		case nerr != nil && !errors.Is(nerr, strconv.ErrRange):
-			return 0, fmt.Errorf("%q is not a duration (such as 500ms, 30s or 2h)", s)
-		case n < 0:
-			d = 0 // not positive, below
-		case nerr != nil || n > maxSeconds:
-			return 0, fmt.Errorf("%q is too large", s)
-		default:
-			d = time.Duration(n) * time.Second
-		}
+	if d, err := time.ParseDuration(t); err == nil {
+		return inRange(textfmt.Quote(s), d)
 	}
-	if d <= 0 {
-		return 0, fmt.Errorf("%q must be positive", s)
+	n, ok := number(json.RawMessage(strconv.Quote(t)))
+	if !ok {
+		return 0, fmt.Errorf("%s is not a duration (such as 500ms, 30s or 2h)", textfmt.Quote(s))
+	}
+	return seconds(textfmt.Quote(s), n)
+}
+
+// seconds is n seconds as a duration setting, shown as shown in messages.
+func seconds(shown string, n float64) (time.Duration, error) {
+	switch {
+	case math.IsNaN(n) || n <= 0:
+		return 0, fmt.Errorf("%s must be positive", shown)
+	case n > float64(maxSeconds):
+		return 0, fmt.Errorf("%s is too large", shown)
+	case n*float64(time.Second) < float64(MinDuration):
+		return 0, fmt.Errorf("%s is shorter than %v, the least a duration setting may be", shown, MinDuration)
+	}
+	return inRange(shown, time.Duration(math.Round(n*float64(time.Second))))
+}
+
+// inRange is the one rule for a duration setting, whatever its spelling.
+func inRange(shown string, d time.Duration) (time.Duration, error) {
+	switch {
+	case d <= 0:
+		return 0, fmt.Errorf("%s must be positive", shown)
+	case d < MinDuration:
+		return 0, fmt.Errorf("%s is shorter than %v, the least a duration setting may be", shown, MinDuration)
 	}
 	return d, nil
 }

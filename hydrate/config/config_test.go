@@ -71,8 +71,8 @@ func TestReadEnvironment(t *testing.T) {
 
 func TestBadValuesNameFileAndKey(t *testing.T) {
 	for data, want := range map[string]string{
-		`{"gsd": {"keepSnapshots": 0}}`:      ".planning/config.json: gsd.keepSnapshots: 0 is not a whole number of at least 1",
-		`{"gsd": {"keepSnapshots": "ten"}}`:  `.planning/config.json: gsd.keepSnapshots: "ten" is not a whole number of at least 1`,
+		`{"gsd": {"keepSnapshots": 0}}`:      ".planning/config.json: gsd.keepSnapshots: 0 is not a whole number from 1 to 1000000",
+		`{"gsd": {"keepSnapshots": "ten"}}`:  `.planning/config.json: gsd.keepSnapshots: "ten" is not a whole number from 1 to 1000000`,
 		`{"gsd": {"lockTimeout": "soon"}}`:   `.planning/config.json: gsd.lockTimeout: "soon" is not a duration (such as 500ms, 30s or 2h)`,
 		`{"gsd": {"lockTimeout": "-1s"}}`:    `.planning/config.json: gsd.lockTimeout: "-1s" must be positive`,
 		`{"gsd": {"idleAfter": true}}`:       `.planning/config.json: gsd.idleAfter: true is not a duration (such as "10s" or "2h")`,
@@ -174,5 +174,56 @@ func TestTyped(t *testing.T) {
 	}
 	if len(Keys) != len(want) {
 		t.Errorf("keys %q", Keys)
+	}
+}
+
+// Every number is held to its range by one rule whatever its spelling: a number of seconds in
+// JSON, the same number in a string, a Go duration, an exponent or not. A duration that would
+// round to nothing (1e-12 s) is refused as the string is, never taken as 0 s; a 200 KB value is
+// quoted as a bounded excerpt.
+func TestOneRangeWhateverTheSpelling(t *testing.T) {
+	const tooShort = "is shorter than 1ms, the least a duration setting may be"
+	for data, want := range map[string]string{
+		`{"gsd": {"lockTimeout": 1e-12}}`:                             `.planning/config.json: gsd.lockTimeout: 1e-12 ` + tooShort,
+		`{"gsd": {"lockTimeout": "1e-12"}}`:                           `.planning/config.json: gsd.lockTimeout: "1e-12" ` + tooShort,
+		`{"gsd": {"idleAfter": 1e-10}}`:                               `.planning/config.json: gsd.idleAfter: 1e-10 ` + tooShort,
+		`{"gsd": {"idleAfter": "1ns"}}`:                               `.planning/config.json: gsd.idleAfter: "1ns" ` + tooShort,
+		`{"gsd": {"idleAfter": 0.0000001}}`:                           `.planning/config.json: gsd.idleAfter: 0.0000001 ` + tooShort,
+		`{"gsd": {"idleAfter": -0}}`:                                  `.planning/config.json: gsd.idleAfter: -0 must be positive`,
+		`{"gsd": {"idleAfter": "-0"}}`:                                `.planning/config.json: gsd.idleAfter: "-0" must be positive`,
+		`{"gsd": {"idleAfter": 1e400}}`:                               `.planning/config.json: gsd.idleAfter: 1e400 is too large`,
+		`{"gsd": {"idleAfter": "1e400"}}`:                             `.planning/config.json: gsd.idleAfter: "1e400" is too large`,
+		`{"gsd": {"idleAfter": "NaN"}}`:                               `.planning/config.json: gsd.idleAfter: "NaN" is not a duration (such as 500ms, 30s or 2h)`,
+		`{"gsd": {"keepSnapshots": 1e300}}`:                           `.planning/config.json: gsd.keepSnapshots: 1e300 is not a whole number from 1 to 1000000`,
+		`{"gsd": {"keepSnapshots": 2.5}}`:                             `.planning/config.json: gsd.keepSnapshots: 2.5 is not a whole number from 1 to 1000000`,
+		`{"gsd": {"keepSnapshots": 1000001}}`:                         `.planning/config.json: gsd.keepSnapshots: 1000001 is not a whole number from 1 to 1000000`,
+		`{"gsd": {"keepSnapshots": [1, 2]}}`:                          `.planning/config.json: gsd.keepSnapshots: [1,2] is not a whole number from 1 to 1000000`,
+		`{"gsd": {"idleAfter": {"h": 2}}}`:                            `.planning/config.json: gsd.idleAfter: {"h":2} is not a duration (such as "10s" or "2h")`,
+		`{"gsd": {"journal": "` + strings.Repeat("y", 200000) + `"}}`: `.planning/config.json: gsd.journal: "` + strings.Repeat("y", 119) + `…" (200000 bytes) is not true or false`,
+	} {
+		if s, err := Load([]byte(data), 0, Environment{}); err == nil || err.Error() != want {
+			t.Errorf("%.80s: %+v, %v; want %s", data, s, err, want)
+		}
+	}
+	for data, want := range map[string]time.Duration{
+		`{"gsd": {"idleAfter": 1e2}}`:        100 * time.Second,
+		`{"gsd": {"idleAfter": "1e2"}}`:      100 * time.Second,
+		`{"gsd": {"idleAfter": 0.001}}`:      time.Millisecond,
+		`{"gsd": {"idleAfter": "1ms"}}`:      time.Millisecond,
+		`{"gsd": {"idleAfter": 100.0}}`:      100 * time.Second,
+		`{"gsd": {"idleAfter": " 100 "}}`:    100 * time.Second,
+		`{"gsd": {"idleAfter": 9223372036}}`: 9223372036 * time.Second,
+	} {
+		if s, err := Load([]byte(data), 0, Environment{}); err != nil || s.IdleAfter != want {
+			t.Errorf("%s: %v, %v; want %v", data, s, err, want)
+		}
+	}
+	for data, want := range map[string]int{`{"gsd": {"keepSnapshots": 1e2}}`: 100, `{"gsd": {"keepSnapshots": "7"}}`: 7, `{"gsd": {"keepSnapshots": 3.0}}`: 3} {
+		if s, err := Load([]byte(data), 0, Environment{}); err != nil || s.KeepSnapshots != want {
+			t.Errorf("%s: %v, %v; want %d", data, s, err, want)
+		}
+	}
+	if _, err := ReadEnvironment(lookup("GSD_IDLE_AFTER", "1e-10")); err == nil || err.Error() != `GSD_IDLE_AFTER: "1e-10" `+tooShort {
+		t.Errorf("environment: %v", err)
 	}
 }

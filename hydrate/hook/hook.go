@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gsd-tools/gsd/planfile/jsonlite"
 )
@@ -100,9 +101,30 @@ type SessionStartSpecific struct {
 	AdditionalContext string `json:"additionalContext"`
 }
 
-// NewSessionStartOutput wraps context for event (SessionStart).
+// MaxContext bounds the additionalContext a SessionStart hook gives the agent, whatever
+// produced it (a brief, a failure's message): 8,192 bytes, under the 10,000 characters Claude
+// Code takes from a hook.
+const MaxContext = 8 << 10
+
+// contextCut ends a context cut to MaxContext.
+const contextCut = "\n… (cut at 8192 bytes: gsd brief --no-bootstrap prints the rest)"
+
+// NewSessionStartOutput wraps context for event (SessionStart), cut to MaxContext.
 func NewSessionStartOutput(event, context string) SessionStartOutput {
-	return SessionStartOutput{SessionStartSpecific{HookEventName: event, AdditionalContext: context}}
+	return SessionStartOutput{SessionStartSpecific{HookEventName: event, AdditionalContext: ClipContext(context)}}
+}
+
+// ClipContext is s when it fits MaxContext bytes, else its start, cut at a character boundary,
+// and a line saying so: MaxContext bytes at most either way.
+func ClipContext(s string) string {
+	if len(s) <= MaxContext {
+		return s
+	}
+	end := MaxContext - len(contextCut)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + contextCut
 }
 
 // AppendJSON appends o as one line of JSON, as encoding/json writes it without HTML escaping

@@ -54,7 +54,7 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 			var v string
 			var rest []byte
 			var ok bool
-			if key == "sha256" || key == "session" || key == "time" {
+			if key == "sha256" || key == "session" || key == "time" || key == "prev" {
 				v, rest, ok = str(p, nil) // unique to each line
 			} else {
 				v, rest, ok = str(p, in)
@@ -64,6 +64,8 @@ func fastParseIn(l []byte, in interner) (ev Event, ok bool) {
 			}
 			p = rest
 			switch key {
+			case "prev":
+				ev.Prev = v
 			case "type":
 				ev.Type = v
 			case "source":

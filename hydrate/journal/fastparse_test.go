@@ -58,7 +58,7 @@ func eventTypes(t *testing.T) []string {
 func full(t *testing.T, typ string) Event {
 	t.Helper()
 	ev := Event{
-		Seq: 1234, Time: time.Date(2026, 2, 3, 10, 0, 0, 500, time.FixedZone("X", 3600)), Type: typ,
+		Seq: 1234, Prev: "0123456789abcdef", Time: time.Date(2026, 2, 3, 10, 0, 0, 500, time.FixedZone("X", 3600)), Type: typ,
 		Source: "hook", Instance: "5f0c1e9a-7b3d",
 		Task: 3, Name: "Task 3: é <b> \"q\" \\ /", Old: "pending", New: "complete",
 		Plan:     ".planning/phases/01-x/01-01-PLAN.md",

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/jsonlite"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // FileName is the journal inside a user's session directory.
@@ -52,26 +53,33 @@ const (
 
 // Event is one line of the journal.
 type Event struct {
-	SchemaVersion int       `json:"schemaVersion"`
-	Seq           int64     `json:"seq"`
-	Time          time.Time `json:"time"`
-	Type          string    `json:"type"`
-	Source        string    `json:"source,omitempty"`   // cli, hook, mcp
-	Instance      string    `json:"instance,omitempty"` // the agent session, when known
-	Task          int       `json:"task,omitempty"`
-	Name          string    `json:"name,omitempty"`
-	Old           string    `json:"old,omitempty"`
-	New           string    `json:"new,omitempty"`
-	Plan          string    `json:"plan,omitempty"`
-	Snapshot      string    `json:"snapshot,omitempty"` // a snapshot id (file name) the event made or used
-	Carried       []Carried `json:"carried,omitempty"`
-	Note          string    `json:"note,omitempty"`
-	Size          int       `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
+	SchemaVersion int   `json:"schemaVersion"`
+	Seq           int64 `json:"seq"`
+	// Prev is the ID of the event the writer found last in the journal: with it, a history
+	// merged from two branches (git's union merge) is still a tree each event replays along.
+	// Events written before gsd recorded it get one when read (see link).
+	Prev     string    `json:"prev,omitempty"`
+	Time     time.Time `json:"time"`
+	Type     string    `json:"type"`
+	Source   string    `json:"source,omitempty"`   // cli, hook, mcp
+	Instance string    `json:"instance,omitempty"` // the agent session, when known
+	Task     int       `json:"task,omitempty"`
+	Name     string    `json:"name,omitempty"`
+	Old      string    `json:"old,omitempty"`
+	New      string    `json:"new,omitempty"`
+	Plan     string    `json:"plan,omitempty"`
+	Snapshot string    `json:"snapshot,omitempty"` // a snapshot id (file name) the event made or used
+	Carried  []Carried `json:"carried,omitempty"`
+	Note     string    `json:"note,omitempty"`
+	Size     int       `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
 	// SHA256 is the hash of the session bytes after the event; "" when no session is left.
 	SHA256 string `json:"sha256"`
 	// Session is the whole session after the event, for the events that are not a status
 	// change (bootstrap, carry, restore, reconcile): replay starts from it.
 	Session string `json:"session,omitempty"`
+	// ID is the event's identity, computed by readers from the line's bytes (see IDOf), never
+	// written: the same line on two branches is the same event.
+	ID string `json:"-"`
 	// Volatile marks an event its writer does not need on disk before Append returns (a copy
 	// whose loss costs no status, such as a pre-compaction snapshot); it is not written.
 	Volatile bool `json:"-"`
@@ -94,16 +102,56 @@ func Hash(data []byte, exists bool) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Problem is a line of the journal that was skipped.
+// Bounds of a journal, in bytes and numbers.
+const (
+	// MaxLine bounds one line: the longest event is a bootstrap's, which holds the session (at
+	// most 8 MiB, as every file gsd reads). A writer refuses a longer event; readers skip a
+	// longer line as garbage.
+	MaxLine = 8 << 20
+	// MaxTail bounds what a writer reads from the end of the journal to find its last event: a
+	// whole line of MaxLine bytes behind a torn one as long. A journal whose last MaxTail bytes
+	// hold no event is moved aside (see Record): a write never reads more.
+	MaxTail = 2*MaxLine + 2
+	// MaxSeq is the largest sequence number (eight digits, what gsd tasks --at reads as one);
+	// numbers, task numbers and sizes in a line outside 0 to MaxSeq make it garbage. A writer
+	// never numbers an event beyond it (NextSeq).
+	MaxSeq = 99_999_999
+	// maxTailProblems bounds the unreadable lines a writer passes over at the journal's end
+	// before it takes the end for garbage (see MaxTail).
+	maxTailProblems = 1000
+)
+
+// NextSeq is the sequence number after seq: seq+1, held at MaxSeq (where events keep their
+// order by their parents, see Order) rather than wrapped around to numbers readers refuse.
+func NextSeq(seq int64) int64 {
+	if seq < 0 {
+		seq = 0
+	}
+	return min(seq+1, MaxSeq)
+}
+
+// IDOf is the identity of the journal line l (without its line ending): the first 16 hex digits
+// of its SHA-256. It survives any copy or merge that keeps the line's bytes, and a checkout that
+// turns line endings into CRLF.
+func IDOf(l []byte) string {
+	l = bytes.TrimRight(l, "\r\n")
+	sum := sha256.Sum256(l)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Problem is a line of the journal that was skipped, or (Repaired) a repair a writer made.
 type Problem struct {
-	Line    int
-	Message string
+	Line     int
+	Message  string
+	Repaired bool
 }
 
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Message) }
 
-// Parse reads every event of a journal. Lines that are not events (torn by a crash, garbage,
-// a newer schema) are skipped and reported, never fatal.
+// Parse reads every event of a journal, in the order of its lines, each with its ID and, where
+// the line names none, its parent (link). Lines that are not events (torn by a crash, garbage,
+// longer than MaxLine, a newer schema, numbers out of range) are skipped and reported, never
+// fatal. Order puts the events in the order to show and replay them.
 func Parse(data []byte) ([]Event, []Problem) {
 	evs := make([]Event, 0, bytes.Count(data, []byte{'\n'})+1)
 	var probs []Problem
@@ -132,14 +180,22 @@ func Parse(data []byte) ([]Event, []Problem) {
 			probs = append(probs, Problem{Line: line, Message: msg})
 			continue
 		}
+		ev.ID = IDOf(l)
 		evs = append(evs, ev)
 	}
+	link(evs)
 	return evs, probs
 }
 
 func parseLine(l []byte) (Event, error) { return parseLineIn(l, nil) }
 
 func parseLineIn(l []byte, in interner) (Event, error) {
+	if len(l) > MaxLine {
+		return Event{}, fmt.Errorf("a line of %d bytes, over the %d a journal line may hold", len(l), MaxLine)
+	}
+	if t := bytes.TrimLeft(l, " \t"); len(t) == 0 || t[0] != '{' {
+		return Event{}, errors.New("not a journal event")
+	}
 	ev, ok := fastParseIn(l, in)
 	if !ok {
 		ev = Event{}
@@ -152,10 +208,53 @@ func parseLineIn(l []byte, in interner) (Event, error) {
 		return ev, fmt.Errorf("schema version %d, not %d", ev.SchemaVersion, SchemaVersion)
 	case ev.Seq < 1:
 		return ev, errors.New("no sequence number")
+	case ev.Seq > MaxSeq:
+		return ev, fmt.Errorf("sequence number %d out of range (1 to %d)", ev.Seq, MaxSeq)
 	case ev.Type == "":
 		return ev, errors.New("no event type")
+	case !numbersInRange(ev):
+		return ev, fmt.Errorf("a number out of range (0 to %d)", MaxSeq)
 	}
 	return ev, nil
+}
+
+// numbersInRange says whether every count in ev is from 0 to MaxSeq.
+func numbersInRange(ev Event) bool {
+	ok := func(n int) bool { return n >= 0 && n <= MaxSeq }
+	if !ok(ev.Task) || !ok(ev.Size) {
+		return false
+	}
+	for _, c := range ev.Carried {
+		if !ok(c.Task) || !ok(c.From) {
+			return false
+		}
+	}
+	return true
+}
+
+// link gives each event of evs (in the order of the journal's lines) an ID when it has none (that
+// of its encoding: events built in memory) and a parent when it names none: the nearest earlier
+// event with the sequence number before its own, else the event just before it. That is how a
+// journal written before events named their parent is chained, a union merge of two of them
+// included (the second branch's first event follows the events the branches share).
+func link(evs []Event) {
+	lastBySeq := map[int64]string{}
+	for i := range evs {
+		ev := &evs[i]
+		if ev.ID == "" {
+			if line, err := Encode(*ev); err == nil {
+				ev.ID = IDOf(line)
+			}
+		}
+		if ev.Prev == "" && i > 0 {
+			if id, ok := lastBySeq[ev.Seq-1]; ok {
+				ev.Prev = id
+			} else {
+				ev.Prev = evs[i-1].ID
+			}
+		}
+		lastBySeq[ev.Seq] = ev.ID
+	}
 }
 
 // Encode renders ev as one journal line, newline included: what encoding/json writes for it
@@ -171,6 +270,7 @@ func Encode(ev Event) ([]byte, error) {
 	b = append(b, `{"schemaVersion":`...)
 	b = strconv.AppendInt(b, SchemaVersion, 10)
 	b = intField(b, "seq", ev.Seq, false)
+	b = field(b, "prev", ev.Prev, true)
 	b = append(b, `,"time":`...)
 	b = append(b, t...)
 	b = field(b, "type", ev.Type, false)
@@ -267,7 +367,7 @@ func check(path string) (bool, error) {
 
 // Last is the last event of the journal at path that parses, reading it from the end; problems
 // are the unreadable lines after it (a torn last line). ok is false for an empty or missing
-// journal.
+// journal, or one whose last MaxTail bytes hold no event.
 func Last(path string) (last Event, ok bool, probs []Problem, err error) {
 	exists, err := check(path)
 	if err != nil || !exists {
@@ -286,62 +386,91 @@ func Last(path string) (last Event, ok bool, probs []Problem, err error) {
 }
 
 // LastOf finds the last parseable line of the size bytes of f, reading backwards in growing
-// chunks, and the unreadable lines after it.
+// chunks but never more than MaxTail bytes, and the unreadable lines after it.
 func LastOf(f io.ReaderAt, size int64) (Event, bool, []Problem, error) {
-	ev, ok, probs, _, err := lastOf(f, size)
-	return ev, ok, probs, err
+	t, err := readTail(f, size)
+	return t.last, t.ok, t.probs, err
 }
 
-// lastOf is LastOf, also saying whether the size bytes end in a torn line (no newline): the
-// first chunk it reads holds the last byte.
-func lastOf(f io.ReaderAt, size int64) (_ Event, _ bool, _ []Problem, torn bool, _ error) {
-	chunk := int64(2 << 10) // most lines are a few hundred bytes; a bootstrap's holds the session
-	var probs []Problem
-	first := true
+// tail is what a writer needs to know of the end of a journal.
+type tail struct {
+	last  Event // the last event, with its ID
+	ok    bool
+	probs []Problem // the unreadable lines after it, in order
+	// torn is the offset of a last line without a newline that is not an event (a write cut
+	// short), -1 when there is none; tornLine is its start, for a message.
+	torn     int64
+	tornLine []byte
+	// newline says the last line is an event without its newline.
+	newline bool
+	// overlong says the last MaxTail bytes of a longer journal, or its last maxTailProblems
+	// lines, hold no event: where its last event is cannot be known within bounds.
+	overlong bool
+}
+
+// readTail reads the end of the size bytes of f: at most MaxTail bytes, in chunks growing from
+// 2 KiB (most lines are a few hundred bytes; a bootstrap's holds the session).
+func readTail(f io.ReaderAt, size int64) (tail, error) {
+	chunk := int64(2 << 10)
 	for {
-		if chunk > size {
-			chunk = size
-		}
+		chunk = min(chunk, size, MaxTail)
 		buf := make([]byte, chunk)
 		if _, err := f.ReadAt(buf, size-chunk); err != nil && err != io.EOF {
-			return Event{}, false, nil, false, err
+			return tail{torn: -1}, err
 		}
-		if first {
-			torn, first = len(buf) > 0 && buf[len(buf)-1] != '\n', false
+		t, done := tailOf(buf, size)
+		if done {
+			return t, nil
 		}
-		complete := chunk == size // buf starts at a line start
-		probs = probs[:0]
-		end := len(buf)
-		for end > 0 {
-			start := bytes.LastIndexByte(buf[:end], '\n')
-			if start < 0 && !complete {
-				break // the line may begin before buf: read more
-			}
-			l := bytes.TrimRight(buf[start+1:end], "\r\n")
-			lineTorn := end == len(buf) && torn
-			if len(bytes.TrimSpace(l)) > 0 {
-				ev, err := parseLine(l)
-				if err == nil {
-					reverse(probs)
-					return ev, true, probs, torn, nil
-				}
-				msg := err.Error()
-				if lineTorn {
-					msg = "torn last line (no newline): " + msg
-				}
-				probs = append(probs, Problem{Message: msg})
-			}
-			if start < 0 {
-				break
-			}
-			end = start
-		}
-		if complete {
-			reverse(probs)
-			return Event{}, false, probs, torn, nil
+		if chunk == MaxTail {
+			t.overlong = true
+			return t, nil
 		}
 		chunk *= 4
 	}
+}
+
+// tailOf reads buf, the last len(buf) bytes of a journal of size bytes, from its end; done is
+// false when buf may not reach back far enough (its first line may begin before it).
+func tailOf(buf []byte, size int64) (t tail, done bool) {
+	t.torn = -1
+	whole := int64(len(buf)) == size // buf starts at a line start
+	start := size - int64(len(buf))
+	endsTorn := len(buf) > 0 && buf[len(buf)-1] != '\n'
+	end := len(buf)
+	for end > 0 {
+		nl := bytes.LastIndexByte(buf[:end], '\n')
+		if nl < 0 && !whole {
+			break // the line may begin before buf: read more
+		}
+		l := bytes.TrimRight(buf[nl+1:end], "\r\n")
+		lineTorn := end == len(buf) && endsTorn
+		if len(bytes.TrimSpace(l)) > 0 {
+			ev, err := parseLine(l)
+			if err == nil {
+				ev.ID = IDOf(l)
+				t.last, t.ok, t.newline = ev, true, lineTorn
+				reverse(t.probs)
+				return t, true
+			}
+			msg := err.Error()
+			if lineTorn {
+				msg = "torn last line (no newline): " + msg
+				t.torn, t.tornLine = start+int64(nl+1), l[:min(len(l), 256)]
+			}
+			t.probs = append(t.probs, Problem{Message: msg})
+			if len(t.probs) >= maxTailProblems {
+				t.overlong = true
+				return t, true
+			}
+		}
+		if nl < 0 {
+			break
+		}
+		end = nl
+	}
+	reverse(t.probs)
+	return t, whole
 }
 
 func reverse(p []Problem) {
@@ -350,25 +479,26 @@ func reverse(p []Problem) {
 	}
 }
 
-// Append writes evs as lines at the end of the journal at path, creating it, and syncs it. A
-// journal whose last line is torn gets a newline first, so the new events start on their own
-// line. The caller holds the session lock.
+// Append writes evs as lines at the end of the journal at path, creating it, and syncs it,
+// repairing its end first as Record does. The caller holds the session lock.
 func Append(path string, evs ...Event) error {
-	_, err := record(path, false, func(Event, bool) []Event { return evs })
+	_, err := Record(path, func(Event, bool) []Event { return evs })
 	return err
 }
 
 // Record appends to the journal at path, creating it, the events build returns when given the
-// journal's last event (ok false for an empty or missing journal): Last then Append, through one
-// descriptor. problems are the unreadable lines after the last event (a torn last line, which
-// gets a newline first, as with Append). It syncs the journal as Append does. The caller holds
-// the session lock across the call.
+// journal's last event (ok false for an empty or missing journal); each is written with Prev, the
+// ID of the event before it. problems are the unreadable lines after the last event and the
+// repairs made. It syncs the journal as Append does. The caller holds the session lock across
+// the call.
+//
+// Record repairs the end of the journal before it appends, so that no write leaves a torn line
+// behind: a last line that is an event without its newline gets it; a last line without a
+// newline that is not an event (a write cut short by a crash or a full disk) is removed; a
+// write that fails midway is undone. A journal whose last MaxTail bytes hold no event is moved
+// aside whole (journal.damaged.jsonl) and a new one started: a write reads at most MaxTail bytes
+// and holds at most that in memory, whatever the journal's size and shape.
 func Record(path string, build func(last Event, ok bool) []Event) (problems []Problem, err error) {
-	return record(path, true, build)
-}
-
-// record is Record; without readLast, build is given no event and only the last byte is read.
-func record(path string, readLast bool, build func(Event, bool) []Event) ([]Problem, error) {
 	exists, err := check(path)
 	if err != nil {
 		return nil, err
@@ -379,9 +509,18 @@ func record(path string, readLast bool, build func(Event, bool) []Event) ([]Prob
 	if err != nil {
 		return nil, err
 	}
-	probs, err := appendTo(f, readLast, build)
+	probs, err := appendTo(f, build)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if errors.Is(err, errOverlong) {
+		aside, merr := moveAside(path)
+		if merr != nil {
+			return probs, fmt.Errorf("%w, and could not be moved aside: %v", err, merr)
+		}
+		more, err := Record(path, build)
+		note := Problem{Repaired: true, Message: fmt.Sprintf("%v: moved to %s; the journal starts afresh", errOverlong, filepath.Base(aside))}
+		return append([]Problem{note}, more...), err
 	}
 	if err == nil && !exists {
 		err = syncDir(filepath.Dir(path))
@@ -389,8 +528,33 @@ func record(path string, readLast bool, build func(Event, bool) []Event) ([]Prob
 	return probs, err
 }
 
-// appendTo reads the end of the journal open at f, asks build for the events and writes them.
-func appendTo(f *os.File, readLast bool, build func(Event, bool) []Event) (probs []Problem, err error) {
+// errOverlong says the end of a journal cannot be read within MaxTail.
+var errOverlong = fmt.Errorf("its last %d MiB or %d lines hold no event (a line longer than %d MiB, or garbage)", MaxTail>>20, maxTailProblems, MaxLine>>20)
+
+// moveAside renames the journal at path to journal.damaged.jsonl beside it (journal.damaged.2.jsonl
+// and so on when taken): nothing is deleted.
+func moveAside(path string) (string, error) {
+	dir := filepath.Dir(path)
+	for i := 1; i <= 1000; i++ {
+		name := "journal.damaged.jsonl"
+		if i > 1 {
+			name = fmt.Sprintf("journal.damaged.%d.jsonl", i)
+		}
+		aside := filepath.Join(dir, name)
+		if _, err := os.Lstat(aside); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(path, aside); err != nil {
+			return "", err
+		}
+		return aside, syncDir(dir)
+	}
+	return "", errors.New("a thousand damaged journals are in the way")
+}
+
+// appendTo repairs the end of the journal open at f, asks build for the events and writes them,
+// undoing a write that fails midway.
+func appendTo(f *os.File, build func(Event, bool) []Event) (probs []Problem, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -398,31 +562,57 @@ func appendTo(f *os.File, readLast bool, build func(Event, bool) []Event) (probs
 	if !fi.Mode().IsRegular() {
 		return nil, &FileTypeError{Path: f.Name(), Mode: fi.Mode()}
 	}
-	var last Event
-	var ok, torn bool
-	if readLast {
-		if last, ok, probs, torn, err = lastOf(f, fi.Size()); err != nil {
-			return nil, err
-		}
-	} else if fi.Size() > 0 {
-		b := make([]byte, 1)
-		if _, err := f.ReadAt(b, fi.Size()-1); err == nil {
-			torn = b[0] != '\n'
-		}
+	size := fi.Size()
+	t, err := readTail(f, size)
+	if err != nil {
+		return nil, err
 	}
-	evs := build(last, ok)
+	if t.overlong {
+		return t.probs, errOverlong
+	}
+	probs = t.probs
+	evs := build(t.last, t.ok)
+	if len(evs) == 0 {
+		return probs, nil
+	}
+	if t.torn >= 0 {
+		if err := f.Truncate(t.torn); err != nil {
+			return probs, fmt.Errorf("removing a torn last line: %w", err)
+		}
+		probs[len(probs)-1] = Problem{Repaired: true, Message: fmt.Sprintf("removed a torn last line of %d bytes (a write cut short): %s",
+			size-t.torn, textfmt.Quote(string(t.tornLine)))}
+		size = t.torn
+	}
 	var out []byte
-	if torn && len(evs) > 0 {
-		out = append(out, '\n') // the new events start on their own line
+	if t.newline {
+		out = append(out, '\n') // the last event gets its newline
+	}
+	prev := ""
+	if t.ok {
+		prev = t.last.ID
 	}
 	for _, ev := range evs {
+		if ev.Seq < 1 || ev.Seq > MaxSeq {
+			return probs, fmt.Errorf("sequence number %d out of range (1 to %d)", ev.Seq, MaxSeq)
+		}
+		ev.Prev, ev.ID = prev, ""
 		line, err := Encode(ev)
 		if err != nil {
 			return probs, err
 		}
+		if len(line)-1 > MaxLine {
+			return probs, fmt.Errorf("a %s event of %d bytes, over the %d a journal line may hold", ev.Type, len(line)-1, MaxLine)
+		}
+		prev = IDOf(line)
 		out = append(out, line...)
 	}
 	if _, err := f.Write(out); err != nil {
+		// A full disk or a file size limit cut the write short: take the partial line back,
+		// so that the journal ends where it did. Should that fail too, the next writer
+		// removes the torn line.
+		if terr := f.Truncate(size); terr != nil {
+			return probs, fmt.Errorf("%w (the partial line is removed by the next write)", err)
+		}
 		return probs, err
 	}
 	if needSync(evs) {

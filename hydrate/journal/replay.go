@@ -1,9 +1,12 @@
 package journal
 
 import (
+	"container/heap"
 	"fmt"
+	"slices"
 
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // State is a session as replay rebuilt it.
@@ -11,14 +14,95 @@ type State struct {
 	Exists  bool
 	Session []byte
 	Seq     int64 // the last event applied
+	Base    Event // the event replay started from (the last one that sets the whole session)
+	Applied int   // the status changes applied after Base
 }
 
-// Replay rebuilds the session after the events of evs up to and including the first event for
-// which stop returns true (nil: all of them). It starts from the last event at or before that
-// point that carries the whole session (bootstrap, carry, restore, reconcile) or removes it
-// (archive), then applies the status changes after it, checking each result against the
-// event's hash. A hash that disagrees is an error: replay never guesses.
+// Order puts events (as Parse returns them) in the order gsd shows and replays them, the same
+// whatever order the lines are in: each event after its parent, and otherwise by sequence
+// number, time and ID. An event that appears twice (the same line on two merged branches) is
+// kept once. A journal that is one chain, as a single writer makes it, keeps its order.
+func Order(evs []Event) []Event {
+	link(evs)
+	linear := true
+	for i := 1; i < len(evs) && linear; i++ {
+		linear = evs[i].Prev == evs[i-1].ID
+	}
+	if linear {
+		return evs
+	}
+	// Kahn's topological sort, taking the least ready event each time.
+	byID := make(map[string]int, len(evs))
+	uniq := evs[:0:0]
+	for _, ev := range evs {
+		if _, dup := byID[ev.ID]; dup {
+			continue
+		}
+		byID[ev.ID] = len(uniq)
+		uniq = append(uniq, ev)
+	}
+	children := make([][]int, len(uniq))
+	waiting := make([]int, len(uniq))
+	for i, ev := range uniq {
+		if p, ok := byID[ev.Prev]; ok && p != i {
+			children[p] = append(children[p], i)
+			waiting[i] = 1
+		}
+	}
+	ready := &eventHeap{evs: uniq}
+	for i := range uniq {
+		if waiting[i] == 0 {
+			heap.Push(ready, i)
+		}
+	}
+	out := make([]Event, 0, len(uniq))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		out = append(out, uniq[i])
+		for _, c := range children[i] {
+			if waiting[c]--; waiting[c] == 0 {
+				heap.Push(ready, c)
+			}
+		}
+	}
+	return out // a cycle would need a line to hold its own hash: none is left out in practice
+}
+
+// eventHeap orders ready events by sequence number, time and ID.
+type eventHeap struct {
+	evs []Event
+	idx []int
+}
+
+func (h *eventHeap) Len() int { return len(h.idx) }
+func (h *eventHeap) Less(i, j int) bool {
+	a, b := h.evs[h.idx[i]], h.evs[h.idx[j]]
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	if !a.Time.Equal(b.Time) {
+		return a.Time.Before(b.Time)
+	}
+	return a.ID < b.ID
+}
+func (h *eventHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *eventHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *eventHeap) Pop() any {
+	n := len(h.idx) - 1
+	x := h.idx[n]
+	h.idx = h.idx[:n]
+	return x
+}
+
+// Replay rebuilds the session after the events of evs (in any order: Order orders them) up to
+// the first event for which stop returns true (nil: all of them), that is after the last event
+// before it. It walks back from that event along the parents (Prev) to the nearest event that
+// carries the whole session (bootstrap, carry, restore, reconcile) or removes it (archive), then
+// applies the status changes on that path, checking each result against the event's hash. On
+// a history merged from two branches each event thus replays along its own branch. A hash that
+// disagrees, or a parent that is missing, is an error: replay never guesses.
 func Replay(evs []Event, stop func(Event) bool) (State, error) {
+	evs = Order(evs)
 	end := len(evs)
 	if stop != nil {
 		end = 0
@@ -29,38 +113,62 @@ func Replay(evs []Event, stop func(Event) bool) (State, error) {
 			end = i + 1
 		}
 	}
-	evs = evs[:end]
-	base := -1
-	for i := len(evs) - 1; i >= 0; i-- {
-		if isBase(evs[i]) {
-			base = i
-			break
+	if end == 0 {
+		return State{}, nil
+	}
+	path, err := ancestry(evs, end-1)
+	if err != nil {
+		return State{}, err
+	}
+	b := path[0]
+	st := State{Exists: b.Type != Archive && b.SHA256 != "", Session: []byte(b.Session), Seq: b.Seq, Base: b}
+	if st.Exists && Hash(st.Session, true) != b.SHA256 {
+		return st, fmt.Errorf("seq %d: the recorded session does not match its hash", b.Seq)
+	}
+	rest := path[1:]
+	for _, ev := range rest {
+		if ev.Type == Mark {
+			st.Applied++
 		}
 	}
-	var st State
-	if base < 0 {
-		if len(evs) == 0 {
-			return st, nil
-		}
-		return st, fmt.Errorf("seq %d: no event before it records the whole session", evs[0].Seq)
-	}
-	st = State{Exists: evs[base].Type != Archive && evs[base].SHA256 != "", Session: []byte(evs[base].Session), Seq: evs[base].Seq}
-	if st.Exists && Hash(st.Session, true) != evs[base].SHA256 {
-		return st, fmt.Errorf("seq %d: the recorded session does not match its hash", evs[base].Seq)
-	}
-	rest := evs[base+1:]
 	if fast, ok := replayFast(st, rest); ok {
 		return fast, nil
 	}
 	// The fast way did not give the recorded hash: step by step, to name the event that
 	// does not agree.
 	for _, ev := range rest {
-		var err error
 		if st, err = Apply(st, ev); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// ancestry is the path from the nearest base event before evs[i], along the parents, to evs[i].
+func ancestry(evs []Event, i int) ([]Event, error) {
+	byID := make(map[string]int, i+1)
+	for j := 0; j <= i; j++ {
+		if _, dup := byID[evs[j].ID]; !dup {
+			byID[evs[j].ID] = j
+		}
+	}
+	var path []Event
+	for j := i; ; {
+		path = append(path, evs[j])
+		if isBase(evs[j]) {
+			break
+		}
+		p, ok := byID[evs[j].Prev]
+		if !ok || p >= j || len(path) > i+1 {
+			if evs[j].Prev != "" && !ok {
+				return nil, fmt.Errorf("seq %d: the event before it (%s) is not in the journal", evs[j].Seq, evs[j].Prev)
+			}
+			return nil, fmt.Errorf("seq %d: no event before it records the whole session", evs[i].Seq)
+		}
+		j = p
+	}
+	slices.Reverse(path)
+	return path, nil
 }
 
 // replayFast applies the status changes evs (none of them a base event) to st at once: a status
@@ -103,7 +211,8 @@ func replayFast(st State, evs []Event) (State, bool) {
 	if Hash(out, true) != end.SHA256 {
 		return st, false
 	}
-	return State{Exists: true, Session: out, Seq: end.Seq}, true
+	st.Session, st.Seq = out, end.Seq
+	return st, true
 }
 
 // isBase says whether ev determines the session by itself.
@@ -129,7 +238,7 @@ func Apply(st State, ev Event) (State, error) {
 		}
 		status, ok := planfile.ParseStatus(ev.New)
 		if !ok {
-			return st, fmt.Errorf("seq %d: invalid status %q", ev.Seq, ev.New)
+			return st, fmt.Errorf("seq %d: invalid status %s", ev.Seq, textfmt.Quote(ev.New))
 		}
 		out, err := planfile.SetStatus(st.Session, ev.Task, status)
 		switch {

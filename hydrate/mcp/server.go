@@ -20,6 +20,7 @@ import (
 	"slices"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // ProtocolVersions are the MCP revisions the server speaks, newest first. An initialize asking
@@ -74,8 +75,20 @@ func invalidParams(format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"validation": fmt.Sprintf(format, args...)}}
 }
 
-// maxLine bounds one message: tool arguments are a few hundred bytes.
+// maxLine bounds one message read: tool arguments are a few hundred bytes.
 const maxLine = 4 << 20
+
+// Bounds of what the server writes, whatever it is asked.
+const (
+	// MaxResult bounds the text of a tool's result (its structuredContent is the same value):
+	// a longer one is answered with a tool error saying so.
+	MaxResult = 64 << 10
+	// MaxMessage bounds every message the server writes; MaxResult keeps a tool's well under
+	// it, so it only ever catches a bug.
+	MaxMessage = 256 << 10
+	// maxID bounds a request's id, which the response echoes.
+	maxID = 128
+)
 
 // Serve reads messages from in until it ends and writes the responses to out, one per line.
 func (s *Server) Serve(in io.Reader, out io.Writer) error {
@@ -87,7 +100,11 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 			if resp := s.handle(line); resp != nil {
 				b, merr := json.Marshal(resp)
 				if merr != nil {
-					b, _ = json.Marshal(response{JSONRPC: "2.0", ID: resp.ID, Error: &Error{Code: CodeInternalError, Message: merr.Error()}})
+					b, _ = json.Marshal(response{JSONRPC: "2.0", ID: resp.ID, Error: &Error{Code: CodeInternalError, Message: textfmt.Excerpt(merr.Error())}})
+				}
+				if len(b) > MaxMessage {
+					b, _ = json.Marshal(response{JSONRPC: "2.0", ID: resp.ID, Error: &Error{Code: CodeInternalError,
+						Message: fmt.Sprintf("the response is %d bytes, over the %d gsd writes", len(b), MaxMessage)}})
 				}
 				w.Write(b)
 				w.WriteByte('\n')
@@ -122,26 +139,40 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// handle answers one message; nil for a notification.
+// handle answers one message; nil for a notification. Whatever JSON-RPC 2.0 calls an Invalid
+// Request ({}, null, a number, a method that is not a string, an id that is neither a string
+// nor a number) gets error -32600 with id null, never silence.
 func (s *Server) handle(line []byte) (resp *response) {
+	invalid := func(msg string) *response {
+		return &response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeInvalidRequest, Message: msg}}
+	}
+	if !json.Valid(line) {
+		return &response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeParseError, Message: "Parse error"}}
+	}
+	switch bytes.TrimSpace(line)[0] {
+	case '[':
+		return invalid("batches are not supported")
+	case '{':
+	default:
+		return invalid("Invalid Request: not an object")
+	}
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		var arr []json.RawMessage
-		if json.Unmarshal(line, &arr) == nil {
-			return &response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeInvalidRequest, Message: "batches are not supported"}}
-		}
-		return &response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: CodeParseError, Message: "Parse error"}}
+		return invalid("Invalid Request")
+	}
+	if len(req.ID) > 0 && !validID(req.ID) {
+		return invalid(fmt.Sprintf("Invalid Request: an id must be a string or a number of at most %d bytes", maxID))
 	}
 	notification := len(req.ID) == 0
 	if req.JSONRPC != "2.0" || req.Method == "" {
 		if notification {
-			return nil
+			return invalid("Invalid Request")
 		}
 		return &response{JSONRPC: "2.0", ID: req.ID, Error: &Error{Code: CodeInvalidRequest, Message: "Invalid Request"}}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			resp = &response{JSONRPC: "2.0", ID: req.ID, Error: &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}}
+			resp = &response{JSONRPC: "2.0", ID: req.ID, Error: &Error{Code: CodeInternalError, Message: textfmt.Excerpt(fmt.Sprintf("internal error: %v", r))}}
 			if notification {
 				resp = nil
 			}
@@ -155,6 +186,18 @@ func (s *Server) handle(line []byte) (resp *response) {
 		return &response{JSONRPC: "2.0", ID: req.ID, Error: rpcErr}
 	}
 	return &response{JSONRPC: "2.0", ID: req.ID, Result: result}
+}
+
+// validID says whether id is what a response may echo: a string or a number (or null), short.
+func validID(id json.RawMessage) bool {
+	if len(id) > maxID {
+		return false
+	}
+	switch id[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'n':
+		return true
+	}
+	return false
 }
 
 func (s *Server) dispatch(method string, params json.RawMessage) (any, *Error) {
@@ -192,5 +235,5 @@ func (s *Server) dispatch(method string, params json.RawMessage) (any, *Error) {
 	case "notifications/initialized", "notifications/cancelled":
 		return nil, nil
 	}
-	return nil, &Error{Code: CodeMethodNotFound, Message: "Method not found: " + method}
+	return nil, &Error{Code: CodeMethodNotFound, Message: "Method not found: " + textfmt.Excerpt(method)}
 }

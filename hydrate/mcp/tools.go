@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Tool is a tool as tools/list describes it.
@@ -89,7 +91,17 @@ func toolList() []Tool {
 // args are a tool call's arguments.
 type args map[string]any
 
-// string returns the string argument key ("" when absent), or an error when it is not a string.
+// Bounds of the arguments: a string longer than its bound, or a number outside its range, is
+// invalid params (never echoed back whole, never wrapped around).
+const (
+	maxIDArg     = 256  // sessionId, instanceId, snapshotId, session_id, state
+	maxReasonArg = 4096 // reason
+	// maxTimestamp is the last millisecond of the year 9999.
+	maxTimestamp = 253402300799999
+)
+
+// string returns the string argument key ("" when absent), or an error when it is not a string
+// or is longer than its bound.
 func (a args) string(key string) (string, *Error) {
 	v, ok := a[key]
 	if !ok || v == nil {
@@ -99,30 +111,46 @@ func (a args) string(key string) (string, *Error) {
 	if !ok {
 		return "", invalidParams("%s must be a string", key)
 	}
+	limit := maxIDArg
+	if key == "reason" {
+		limit = maxReasonArg
+	}
+	if len(s) > limit {
+		return "", invalidParams("%s is %d bytes, more than the %d it may be", key, len(s), limit)
+	}
 	return strings.TrimSpace(s), nil
 }
 
-func (a args) number(key string) (float64, bool, *Error) {
+// number returns the number argument key, which must be a whole number from min to max.
+func (a args) number(key string, min, max float64) (float64, bool, *Error) {
 	v, ok := a[key]
 	if !ok || v == nil {
 		return 0, false, nil
 	}
 	n, ok := v.(float64)
-	if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
-		return 0, false, invalidParams("%s must be a number", key)
+	if !ok || math.IsNaN(n) || math.IsInf(n, 0) || n != math.Trunc(n) || n < min || n > max {
+		return 0, false, invalidParams("%s must be a whole number from %.0f to %.0f", key, min, max)
 	}
 	return n, true, nil
 }
 
-// textResult is a CallToolResult carrying v as structured content and as its JSON text.
+// textResult is a CallToolResult carrying v as structured content and as its JSON text; a
+// text over MaxResult is a tool error saying so instead.
 func textResult(v any) map[string]any {
 	b, _ := json.MarshalIndent(v, "", "  ")
+	if len(b) > MaxResult {
+		return toolError(fmt.Errorf("the result is %d bytes, over the %d an MCP result may hold (gsd on the command line prints it whole)", len(b), MaxResult))
+	}
 	return map[string]any{"content": []map[string]any{{"type": "text", "text": string(b)}}, "structuredContent": v, "isError": false}
 }
 
-// toolError is a tool that ran and failed: the agent reads why.
+// toolError is a tool that ran and failed: the agent reads why, in at most MaxResult bytes.
 func toolError(err error) map[string]any {
-	return map[string]any{"content": []map[string]any{{"type": "text", "text": "gsd: " + err.Error()}}, "isError": true}
+	text := "gsd: " + err.Error()
+	if len(text) > MaxResult {
+		text = textfmt.Excerpt(text)
+	}
+	return map[string]any{"content": []map[string]any{{"type": "text", "text": text}}, "isError": true}
 }
 
 func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
@@ -147,7 +175,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	case "task_status_set":
 		fn = s.taskStatusSet
 	default:
-		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name, Data: map[string]string{"validation": "unknown tool " + name}}
+		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + textfmt.Excerpt(name), Data: map[string]string{"validation": "unknown tool " + textfmt.Excerpt(name)}}
 	}
 	v, err := fn(a)
 	var rpcErr *Error
@@ -176,7 +204,7 @@ func (s *Server) rehydrate(a args) (any, error) {
 	user, e1 := a.string("sessionId")
 	inst, e2 := a.string("instanceId")
 	snap, e3 := a.string("snapshotId")
-	from, hasFrom, e4 := a.number("fromTimestamp")
+	from, hasFrom, e4 := a.number("fromTimestamp", 0, maxTimestamp)
 	for _, e := range []*Error{e1, e2, e3, e4} {
 		if e != nil {
 			return nil, e
@@ -283,11 +311,11 @@ func (s *Server) resume(a args) (any, error) {
 }
 
 func (s *Server) taskStatusSet(a args) (any, error) {
-	n, ok, perr := a.number("task")
+	n, ok, perr := a.number("task", 1, planfile.MaxTasks)
 	if perr != nil {
 		return nil, perr
 	}
-	if !ok || n < 1 || n != math.Trunc(n) {
+	if !ok {
 		return nil, invalidParams("task must be a task number (1-based)")
 	}
 	name, perr := a.string("status")

@@ -28,6 +28,7 @@ import (
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // magic starts every memo; another version's are ignored and replaced.
@@ -116,7 +117,7 @@ func appendMemo(b []byte, m *Memo) ([]byte, error) {
 	seen := map[string]bool{}
 	for _, v := range m.Env {
 		if !validName(v.Name) || strings.IndexByte(v.Value, 0) >= 0 {
-			return b, fmt.Errorf("environment variable %q cannot be kept in a memo", v.Name)
+			return b, fmt.Errorf("environment variable %s cannot be kept in a memo", textfmt.Quote(v.Name))
 		}
 		if seen[v.Name] {
 			continue

@@ -1,6 +1,11 @@
 package textfmt
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestClip(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,4 +31,41 @@ func TestPlural(t *testing.T) {
 	if got := Plural(0, "error"); got != "0 errors" {
 		t.Errorf("got %q", got)
 	}
+}
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("A", 200000)
+	for _, tc := range []struct{ s, quote, excerpt string }{
+		{"soon", `"soon"`, `soon`},
+		{"a\nb\x1b\u202e\xff", `"a\nb\x1b\u202e\xff"`, `a\nb\x1b\u202e\xff`},
+		{`{"h":"\\"}`, `"{\"h\":\"\\\\\"}"`, `{"h":"\\\\"}`},
+		{strings.Repeat("é", MaxQuote), `"` + strings.Repeat("é", MaxQuote) + `"`, strings.Repeat("é", MaxQuote)},
+		{strings.Repeat("é", MaxQuote+1), `"` + strings.Repeat("é", MaxQuote-1) + `…" (242 bytes)`, strings.Repeat("é", MaxQuote-1) + `… (242 bytes)`},
+		{long, `"` + long[:MaxQuote-1] + `…" (200000 bytes)`, long[:MaxQuote-1] + `… (200000 bytes)`},
+	} {
+		if got := Quote(tc.s); got != tc.quote {
+			t.Errorf("Quote(%.20q) = %s, want %s", tc.s, got, tc.quote)
+		}
+		if got := Excerpt(tc.s); got != tc.excerpt {
+			t.Errorf("Excerpt(%.20q) = %s, want %s", tc.s, got, tc.excerpt)
+		}
+	}
+}
+
+// FuzzQuote: whatever the input, the quote is bounded, one line, printable ASCII-safe escaped,
+// and a short input reads back exactly.
+func FuzzQuote(f *testing.F) {
+	f.Add("soon")
+	f.Add(strings.Repeat("\xff\u2028", 100))
+	f.Fuzz(func(t *testing.T, s string) {
+		q := Quote(s)
+		if len(q) > 10*MaxQuote+32 || strings.ContainsAny(q, "\n\r") {
+			t.Fatalf("Quote of %d bytes is %d bytes: %s", len(s), len(q), q)
+		}
+		if utf8.RuneCountInString(s) <= MaxQuote {
+			if back, err := strconv.Unquote(q); err != nil || back != s {
+				t.Fatalf("Quote(%q) = %s does not read back: %v", s, q, err)
+			}
+		}
+	})
 }
