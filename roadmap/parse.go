@@ -582,6 +582,14 @@ func phaseRef(s string) (PhaseNum, string, phaseMarks, bool) {
 	if described {
 		name = cutDescription(name)
 	}
+	if i := strings.Index(name, "✅"); i >= 0 {
+		// "Phase 10: Testing ✅ COMPLETED": the check mark GSD gives shipped work is a mark,
+		// not part of the name.
+		if marks.status == StatusUnknown {
+			marks.status = StatusComplete
+		}
+		name = name[:i]
+	}
 	return n, cleanName(name), marks, true
 }
 

@@ -259,7 +259,7 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 				}
 				p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
 				p.Confidence = ConfidenceHigh
-				return p, choose(j, RuleAfterFinished)
+				return p, p.pick(idx, j, RuleAfterFinished, choose)
 			}
 		}
 	}
@@ -286,31 +286,14 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			} else {
 				p.evidence("phase", rmPath, e.Line, says)
 			}
-			if err := choose(i, rule); err != nil {
-				return nil, err
-			}
-			// Without STATE.md's word, the order of the roadmap decides; later finished work
-			// is another reading (work done out of order, or an order the roadmap lost).
+			// Without STATE.md's word, the order of the roadmap decides.
 			p.Confidence = ConfidenceHigh
 			if stateIgnored {
 				p.Confidence = ConfidenceLow
 			} else if _, ok := declaredNum(decl); !ok && rule == RuleFirstOpen {
 				p.Confidence = ConfidenceMedium
 			}
-			k, err := idx.laterWork(p.Phases, i)
-			if err != nil {
-				return nil, err
-			}
-			if k >= 0 {
-				at, err := idx.laterReading(p.Phases, k)
-				if err != nil {
-					return nil, err
-				}
-				if err := p.alternative(idx, reading{at: at, why: fmt.Sprintf("phase %s, after phase %s in the roadmap's order, has finished plans: the latest work may lead there", p.Phases[k].Num, e.Num)}); err != nil {
-					return nil, err
-				}
-			}
-			return p, nil
+			return p, p.pick(idx, i, rule, choose)
 		}
 	}
 	p.Rule = RuleFinished
@@ -397,6 +380,51 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 // recentPhases is how many phases before the current one settle looks back at: the recent
 // past, where a leftover says the reading may be wrong; older leftovers are history.
 const recentPhases = 3
+
+// pick takes phases[j], which rule chose, unless the work has moved past it: a later phase
+// has finished plans, and j was started (a plan of it has its SUMMARY) and left with plans
+// open, which do not pin the project to the past. A j never started is work done out of order:
+// it stays, and the later work is another reading.
+func (p *Position) pick(idx *dirIndex, j int, rule Rule, choose func(int, Rule) error) error {
+	k, err := idx.laterWork(p.Phases, j)
+	if err != nil || k < 0 {
+		if err != nil {
+			return err
+		}
+		return choose(j, rule)
+	}
+	later, err := idx.laterReading(p.Phases, k)
+	if err != nil {
+		return err
+	}
+	ph, err := idx.phase(p.Phases[j])
+	if err != nil {
+		return err
+	}
+	started := slices.ContainsFunc(ph.Plans, Plan.Done)
+	cur, last := p.Phases[j].Num, p.Phases[k].Num
+	if !started {
+		if err := choose(j, rule); err != nil {
+			return err
+		}
+		return p.alternative(idx, reading{at: later, why: fmt.Sprintf("phase %s, after phase %s in the roadmap's order, has finished plans: the latest work may lead there", last, cur)})
+	}
+	moved := fmt.Sprintf("phase %s was left with plans open, and phase %s after it has finished plans: the work moved on", cur, last)
+	rmPath := path.Join(idx.planningDir, "ROADMAP.md")
+	if later < 0 {
+		p.Rule = RuleFinished
+		p.evidence("phase", rmPath, p.Phases[k].Line, moved+"; every phase after it is finished")
+	} else {
+		p.evidence("phase", rmPath, p.Phases[later].Line, moved)
+		if err := choose(later, RuleLaterWork); err != nil {
+			return err
+		}
+	}
+	if p.Confidence == ConfidenceHigh {
+		p.Confidence = ConfidenceMedium
+	}
+	return p.alternative(idx, reading{at: j, why: fmt.Sprintf("phase %s, %s by rule %s, still has plans without their SUMMARY", cur, "chosen", rule)})
+}
 
 // settle weighs what the rule that chose the position leaves open, and lowers its confidence
 // to medium when a person would see another reading: a phase was chosen with no roadmap
