@@ -18,13 +18,18 @@ which gsd reads and never rewrites), the environment (GSD_LOCK_TIMEOUT), or the 
   journal        record the session journal; default true
   idleAfter      when a session counts as idle; default "2h"
 
-A bad value is an error naming the file and the key.`,
+A bad value is an error naming the file and the key: here, and for every command that uses
+that setting (a write for lockTimeout, journal and keepSnapshots; gsd sessions for idleAfter).
+The other commands use the default and warn in one line.`,
 		Example: `  gsd config
   gsd config --json`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			env, _, err := a.open()
 			if err != nil {
+				return err
+			}
+			if err := env.CheckSettings(config.Keys...); err != nil {
 				return err
 			}
 			s := env.Settings()
