@@ -55,6 +55,7 @@ func TestScripts(t *testing.T) {
 			"crlf":       crlf,
 			"mtime":      mtime,
 			"appendfile": appendfile,
+			"appendline": appendline,
 			"memoedit":   memoedit,
 			"sleep":      sleep,
 		},
