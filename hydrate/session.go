@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -241,4 +242,15 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 		}
 	}
 	return why
+}
+
+// TaskLabel names task n for a message: "task 2: Complete handler", or the name alone when it
+// already starts with its number ("Task 2: Complete handler", as GSD's plans write them), never
+// "task 2: Task 2: ...".
+func TaskLabel(n int, name string) string {
+	prefix := "task " + strconv.Itoa(n) + ":"
+	if len(name) >= len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+		return name
+	}
+	return prefix + " " + name
 }
