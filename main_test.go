@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"crlf":       crlf,
 			"mtime":      mtime,
 			"appendfile": appendfile,
+			"appendline": appendline,
 			"memoedit":   memoedit,
 			"sleep":      sleep,
 		},

@@ -27,6 +27,14 @@ func appendfile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(f.Close())
 }
 
+// appendline FILE TEXT appends TEXT and a newline to FILE: a line another program wrote.
+func appendline(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: appendline FILE TEXT")
+	}
+	appendfile(ts, false, []string{args[0], args[1] + "\n"})
+}
+
 // memoedit DIR OLD NEW replaces OLD, in the output of every memo in DIR (gsd's reports cache),
 // with NEW, of the same length: a run that prints NEW replayed the memo. It fails when DIR has
 // no memo holding OLD.

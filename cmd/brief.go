@@ -111,6 +111,9 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		}
 	case hydrate.StateAllComplete:
 		p("**Every task of this plan is complete.**")
+		if summary, ok := strings.CutSuffix(b.Plan, "-PLAN.md"); ok {
+			p(" Write its SUMMARY, %s-SUMMARY.md, as GSD's execute-plan does: the plan counts as done once it exists.", summary)
+		}
 		if b.NextPlan != "" {
 			p(" The next plan of the phase is %s.", b.NextPlan)
 		}
@@ -133,7 +136,7 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	}
 	section(hydrate.KeepAlways, "")
 	if r := b.Resume; r != nil {
-		p("## Resume: task %d: %s\n\n", r.Number, r.Name)
+		p("## Resume: %s\n\n", hydrate.TaskLabel(r.Number, r.Name))
 		switch {
 		case r.Interrupted && r.Checkpoint:
 			p("**Interrupted.** Checkpoint %d was in progress when the last session ended, and no answer was recorded. Re-execute it from its start: check that what it asks the human to verify is really on disk and committed, then ask again.\n\n", r.Number)

@@ -15,7 +15,7 @@ func (a *app) printCarry(w io.Writer, rep *hydrate.CarryReport) {
 	for _, t := range rep.Tasks {
 		switch {
 		case t.From == 0:
-			a.field(w, "New", fmt.Sprintf("task %d: %s (pending: no task of the old session matches it)", t.Task, t.Name))
+			a.field(w, "New", hydrate.TaskLabel(t.Task, t.Name)+" (pending: no task of the old session matches it)")
 		case t.From == t.Task:
 			a.field(w, "Carried", fmt.Sprintf("task %d %s: %s", t.Task, t.Status, t.Name))
 		default:

@@ -21,13 +21,19 @@ which gsd reads and never rewrites), the environment (GSD_LOCK_TIMEOUT), or the 
 
 A duration is a Go duration ("500ms", "30s", "2h") or a number of seconds (30, "30", 1e2), from
 1ms to some 292 years; every number is held to its range the same way whatever its spelling. A
-bad value is an error naming the file and the key, quoting at most 120 characters of it.`,
+bad value is an error naming the file and the key, quoting at most 120 characters of it.
+That is an error here, and for every command that uses the setting (a write for lockTimeout,
+journal and keepSnapshots; gsd sessions for idleAfter); the other commands use the default
+and warn in one line.`,
 		Example: `  gsd config
   gsd config --json`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			env, _, err := a.open()
 			if err != nil {
+				return err
+			}
+			if err := env.CheckSettings(config.Keys...); err != nil {
 				return err
 			}
 			s := env.Settings()

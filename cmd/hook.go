@@ -23,13 +23,15 @@ func (a *app) newHookCmd() *cobra.Command {
 		Use:   "hook",
 		Short: "Hydrate the agent by itself: Claude Code's lifecycle hooks",
 		Long: `Claude Code runs SessionStart hooks at each of the spec's hydration triggers: a new conversation
-(startup), a resumed one (resume), /clear (clear), after the context was compacted (compact) and
-a forked one (fork). gsd hook install adds "gsd hook session-start" there, and the agent then
-starts every conversation with the resume brief (gsd brief) in its context; the rehydration is
+(startup), a resumed one (resume), /clear (clear) and after the context was compacted
+(compact). gsd hook install adds "gsd hook session-start" there, and the agent then starts
+every conversation with the resume brief (gsd brief) in its context; the rehydration is
 journaled with the agent's session_id. It also adds "gsd hook pre-compact" to PreCompact (a
 pre-compact snapshot of the session) and "gsd hook session-end" to SessionEnd (the agent's
-detach, journaled). gsd sessions and gsd stats read what they record.`,
-		Example: `  gsd hook install              # .claude/settings.json of this project
+detach, journaled). gsd sessions and gsd stats read what they record. Codex CLI and Gemini
+CLI: --agent codex, --agent gemini (gsd help hooks).`,
+		Example: `  gsd hook install              # .claude/settings.json of this project (shared, guarded)
+  gsd hook install --local      # .claude/settings.local.json (yours alone)
   gsd hook install --global     # ~/.claude/settings.json
   gsd hook install --dry-run    # show the change, write nothing
   gsd hook uninstall`,
@@ -234,10 +236,20 @@ func (a *app) newHookEditCmd(install bool) *cobra.Command {
 		Use:   "install",
 		Short: "Add gsd's lifecycle hooks to Claude Code's settings",
 		Long: `Install adds a SessionStart hook running "gsd hook session-start" for the sources
-startup|resume|clear|compact|fork, a PreCompact hook running "gsd hook pre-compact" and a
+startup|resume|clear|compact, a PreCompact hook running "gsd hook pre-compact" and a
 SessionEnd hook running "gsd hook session-end" to .claude/settings.json at the project root
 (--local: .claude/settings.local.json; --global: ~/.claude/settings.json, or
 $CLAUDE_CONFIG_DIR/settings.json). With --command, the other two hooks run the same program.
+
+The project's file is shared with the team, so there each command is guarded:
+"command -v gsd >/dev/null 2>&1 && gsd hook session-start || true" runs gsd where it is on the
+PATH and, for a teammate without gsd, exits 0 without a word. The guard is POSIX shell, which
+Claude Code uses on every system (Git Bash on Windows); Codex and Gemini CLI on Windows run
+hooks through cmd.exe or PowerShell, where it does not parse: there, install with --global. The
+files that are yours alone (--local, --global) get the bare command; --command is used exactly
+as given.
+
+Codex runs a new or changed hook only after you trust it in its /hooks view.
 
 The file is edited in place, atomically: its other settings and hooks, their order and layout
 stay as they are. Installing twice changes nothing.`,
@@ -272,20 +284,24 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 			if strings.TrimSpace(o.command) == "" {
 				return usageError{errors.New("--command: empty")}
 			}
-			ch, err = settings.InstallFileFor(t.path, o.command, ag.Specs, o.dryRun)
+			command := o.command
+			if t.scope == "project" && !c.Flags().Changed("command") {
+				command = settings.Guard(command)
+			}
+			ch, err = settings.InstallFileFor(t.path, command, ag.Specs, o.dryRun)
 		} else {
 			ch, err = settings.UninstallFileFor(t.path, ag.Specs, o.dryRun)
 		}
 		if err != nil {
 			return err
 		}
-		return a.printHookChange(ch, t, install, o.dryRun, ag.Specs)
+		return a.printHookChange(ch, t, install, o.dryRun, ag, c.Flags().Changed("command"))
 	}
 	f := c.Flags()
 	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
-	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart and PreCompact) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
+	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart, PreCompact, SessionEnd) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
 	if install {
 		f.StringVar(&o.command, "command", settings.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
@@ -342,9 +358,9 @@ func agentNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dryRun bool, specs []settings.Spec) error {
-	events := make([]string, len(specs))
-	for i, sp := range specs {
+func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dryRun bool, ag *settings.Agent, ownCommand bool) error {
+	events := make([]string, len(ag.Specs))
+	for i, sp := range ag.Specs {
 		events[i] = sp.Event
 	}
 	if a.json {
@@ -376,6 +392,31 @@ func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dr
 	default:
 		msg = "no gsd hook in " + t.shown + "; nothing changed"
 	}
-	_, err := fmt.Fprintln(a.stdout, printable(msg))
+	msg = printable(msg)
+	if install && ch.Changed {
+		msg += "\n" + hookScopeNote(t.scope, ag, ownCommand)
+		if ag.Name == "codex" {
+			msg += "\nCodex runs a new or changed hook only after you trust it: open /hooks in Codex and trust gsd's."
+		}
+	}
+	_, err := fmt.Fprintln(a.stdout, msg)
 	return err
+}
+
+// hookScopeNote says, after an install, whose the settings file is, what that means for the
+// team, and how to install for the other audience instead.
+func hookScopeNote(scope string, ag *settings.Agent, ownCommand bool) string {
+	personal := "--global"
+	if ag.Local != nil {
+		personal = "--local"
+	}
+	switch {
+	case scope == "project" && ownCommand:
+		return "The file is shared with the team and runs your --command as given: a teammate without it gets a failing hook."
+	case scope == "project":
+		return "The file is shared with the team: each hook runs gsd where it is on the PATH and is silent elsewhere. For you alone: gsd hook uninstall, then gsd hook install " + personal + "."
+	case scope == "local":
+		return "The file is yours alone (not committed). For the whole team: gsd hook install without --local."
+	}
+	return "The file is yours, for every project."
 }

@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +121,63 @@ func TestHookInstallAgents(t *testing.T) {
 		first, _, _ := strings.Cut(stderr.String(), "\n")
 		if code != tc.code || !strings.Contains(stdout.String(), tc.out) || first != tc.error {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// TestSharedHooksSilentWithoutGSD: the hooks gsd hook install writes in a project's shared
+// settings file, run as the agents run them (sh -c) by a teammate who has no gsd on the PATH,
+// exit 0 and print nothing: the teammate's session is unaffected.
+func TestSharedHooksSilentWithoutGSD(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	t.Setenv("HOME", t.TempDir())
+	proj := t.TempDir()
+	if err := os.Mkdir(filepath.Join(proj, ".planning"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	noGSD := t.TempDir() // the teammate's PATH: no gsd there
+	for _, tc := range []struct{ agent, file string }{
+		{"claude", ".claude/settings.json"},
+		{"codex", ".codex/hooks.json"},
+		{"gemini", ".gemini/settings.json"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main([]string{"-C", proj, "hook", "install", "--agent", tc.agent}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: install: exit %d: %s", tc.agent, code, stderr.String())
+		}
+		data, err := os.ReadFile(filepath.Join(proj, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var settings struct {
+			Hooks map[string][]struct {
+				Hooks []struct{ Command string }
+			}
+		}
+		if err := json.Unmarshal(data, &settings); err != nil {
+			t.Fatal(err)
+		}
+		ran := 0
+		for event, groups := range settings.Hooks {
+			for _, g := range groups {
+				for _, h := range g.Hooks {
+					cmd := exec.Command(sh, "-c", h.Command)
+					cmd.Dir = proj
+					cmd.Env = []string{"PATH=" + noGSD, "HOME=" + os.Getenv("HOME")}
+					cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":".","hook_event_name":"` + event + `"}`)
+					out, err := cmd.CombinedOutput()
+					if err != nil || len(out) > 0 {
+						t.Errorf("%s %s: %q without gsd: %v, output %q", tc.agent, event, h.Command, err, out)
+					}
+					ran++
+				}
+			}
+		}
+		if ran != 3 {
+			t.Errorf("%s: %d hooks installed, want 3", tc.agent, ran)
 		}
 	}
 }

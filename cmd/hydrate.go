@@ -217,7 +217,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	case r.StateSynced:
 		a.field(w, "STATE.md", "Current Position rewritten")
 	case len(r.StateDrift) > 0:
-		a.field(w, "STATE.md", fmt.Sprintf("out of date: line %d says %s, not %s (gsd hydrate --sync-state)", r.StateDrift[0].Line, textfmt.Quote(r.StateDrift[0].SaysText()), textfmt.Quote(r.StateDrift[0].Derived)))
+		a.field(w, "STATE.md", stateDriftText(r.StateDrift[0]))
 	}
 	for _, why := range r.CorruptReasons {
 		a.field(w, "Corrupt", why)
@@ -280,7 +280,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		return
 	}
 	t := r.Tasks[r.ResumeTask-1]
-	a.field(w, "Resume", a.paint("bold", fmt.Sprintf("task %d: %s", t.Number, t.Name)))
+	a.field(w, "Resume", a.paint("bold", hydrate.TaskLabel(t.Number, t.Name)))
 	if r.Interrupted {
 		fmt.Fprintf(w, "%-10s %s\n", "", "interrupted: re-execute it from its start; check what is already on disk and committed")
 	}
@@ -325,4 +325,13 @@ func userLine(env *hydrate.Env) string {
 		from = fmt.Sprintf("%q, %s", env.User.Raw, from)
 	}
 	return s + " (" + strings.TrimSpace(from) + ")"
+}
+
+// stateDriftText says how STATE.md is out of date: the line that says otherwise, or the line it
+// lacks.
+func stateDriftText(d hydrate.Difference) string {
+	if d.Says == nil {
+		return fmt.Sprintf("out of date: it has no %s line; the roadmap and disk say %s (gsd hydrate --sync-state)", d.Field, textfmt.Quote(d.Derived))
+	}
+	return fmt.Sprintf("out of date: line %d says %s, not %s (gsd hydrate --sync-state)", d.Line, textfmt.Quote(*d.Says), textfmt.Quote(d.Derived))
 }

@@ -67,6 +67,10 @@ along its own branch. The next write reconciles the merged session.`,
 				a.warn("%s", p)
 			}
 			if a.json {
+				// The JSON contract's times are RFC 3339 to the second; the journal keeps more.
+				for i := range res.Events {
+					res.Events[i].Time = res.Events[i].Time.UTC().Truncate(time.Second)
+				}
 				return a.printJSON(struct {
 					SchemaVersion int             `json:"schemaVersion"`
 					Journal       string          `json:"journal"`
@@ -139,6 +143,14 @@ func printEvent(w io.Writer, ev journal.Event) {
 		b = fmt.Appendf(b, "carry     %d of %d tasks matched: %s", n, len(ev.Carried), printable(ev.Plan))
 	case journal.Reconcile:
 		b = append(b, "reconcile "+printable(ev.Note)...)
+	case journal.Resume:
+		// The note says whose session it was: "from bob".
+		b = append(b, "resume    "+printable(ev.Note)+": "+printable(ev.Plan)...)
+	case journal.HandedOver:
+		// The note says who took a copy: "resumed by ann".
+		b = append(b, "handed-over, "+printable(ev.Note)+": "+printable(ev.Plan)...)
+	case journal.Detach:
+		b = append(b, "detach    "+printable(ev.Note)...)
 	default:
 		b = append(b, printable(ev.Type)...)
 	}

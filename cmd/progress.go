@@ -48,8 +48,11 @@ milestones/<version>-phases/ (nothing is said of it), and phase directories left
 outside the roadmap with every plan done; a run of such directories is one line. A directory
 outside the roadmap with a plan not done is a warning: it is never the current phase. Phases
 whose numbers restart in a later milestone are each their own milestone's. When GITHUB_ACTIONS is
-true, problems are also emitted as workflow annotations and a summary table is appended to
-$GITHUB_STEP_SUMMARY.`,
+true, problems are also emitted as workflow annotations and a summary table with every problem
+is appended to $GITHUB_STEP_SUMMARY. GitHub shows 10 annotations of each kind per step, so gsd
+emits at most that many: errors first, the current phase's and milestone's before the others,
+and a notice saying how many more there are and where to read them. A summary that cannot be
+written is said on stderr; it does not fail the check.`,
 		Example: `  gsd progress
   gsd progress --json
   gsd progress --check             # in CI`,
@@ -94,13 +97,26 @@ $GITHUB_STEP_SUMMARY.`,
 			}
 			if check {
 				if a.getenv("GITHUB_ACTIONS") == "true" {
-					if !a.json {
-						// Workflow commands are read from stdout; JSON output must stay one object.
-						writeAnnotations(a.stdout, r.Problems)
-					}
+					summary := false
 					if p := a.getenv("GITHUB_STEP_SUMMARY"); p != "" {
 						if err := appendStepSummary(p, r); err != nil {
-							return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+							fmt.Fprintf(a.stderr, "gsd: warning: the job summary was not written: GITHUB_STEP_SUMMARY: %s\n", oneLine(err.Error()))
+						} else {
+							summary = true
+						}
+					}
+					if !a.json {
+						// Workflow commands are read from stdout; JSON output must stay one object.
+						shown, left := r.Annotated(hydrate.AnnotationsPerKind)
+						writeAnnotations(a.stdout, shown)
+						if left > 0 {
+							where := "this step's log"
+							if summary {
+								where = "the job summary and this step's log"
+							}
+							fmt.Fprintf(a.stdout, "::notice::%s\n", escapeData(fmt.Sprintf(
+								"gsd progress: %d of %d problems annotated (GitHub shows %d of each kind per step); %s list all of them",
+								len(shown), len(r.Problems), hydrate.AnnotationsPerKind, where)))
 						}
 					}
 				}

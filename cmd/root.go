@@ -104,6 +104,9 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 		for _, w := range a.env.HistoryWarnings() {
 			a.warn("%s", w)
 		}
+		for _, w := range a.env.SettingsWarnings() {
+			a.warn("%s", w)
+		}
 		_ = a.env.Close() // stores what the listing cache learnt; a store that fails only costs speed
 		if err == nil && out.err == nil && !errOut.wrote {
 			a.storeMemo()

@@ -51,8 +51,7 @@ gsd.idleAfter, else 2h.`,
 				return err
 			}
 			if !c.Flags().Changed("idle-after") {
-				// GSD_IDLE_AFTER, else .planning/config.json's gsd.idleAfter, else 2h.
-				idleAfter = env.Settings().IdleAfter
+				idleAfter = 0 // GSD_IDLE_AFTER, else .planning/config.json's gsd.idleAfter, else 2h
 			}
 			res, err := env.Sessions(idleAfter)
 			if err != nil {

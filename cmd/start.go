@@ -38,6 +38,10 @@ that names no plan (outside the project, no such file, no plan with that id) is 
 exit 2; a plan that cannot be bootstrapped (nothing to track, an invalid status) exits 1. A plan
 that already has its SUMMARY is refused unless --force.
 
+A forced start is a decision, recorded in the session's header (<!-- Forced: ... -->): the
+session is not stale because its plan has its SUMMARY or its phase is past, so hydrate keeps it
+until you start another plan (an edit of the plan still counts).
+
 When the session is stale only because its own plan was edited (tasks renamed, added, removed or
 reordered), the fresh session carries over the status of every task still there, matched by its
 id attribute or its name, and start says which tasks carried and which did not. Whatever start

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,7 +50,7 @@ detaches (SessionEnd) and hook failures.`,
 			}
 			b := st.Briefs
 			printf(w, "brief sizes:   %d given, mean %d, max %d bytes; limit %d: %d within a fifth of it, %d over\n", b.Count, b.Mean, b.Max, b.Limit, b.Over80pct, b.OverLimit)
-			printf(w, "pre-compact:   %d snapshots\n", st.PreCompacts)
+			printf(w, "pre-compact:   %s\n", textfmt.Plural(st.PreCompacts, "snapshot"))
 			printf(w, "detaches:      %d\n", st.Detaches)
 			printf(w, "hook failures: %d\n", st.HookFailures)
 			if f := st.LastFailure; f != nil {

@@ -268,9 +268,9 @@ func (e *Env) nextSteps(b *Brief) []Step {
 		return append(steps, step("then, for the next task", "brief"))
 	case StateAllComplete:
 		if b.NextPlan != "" {
-			return []Step{step("to move on to the next plan of the phase", "start %s", b.NextPlan)}
+			return []Step{step("once this plan's SUMMARY is written: to move on to the next plan of the phase", "start %s", b.NextPlan)}
 		}
-		return []Step{step("to see where the project stands", "check")}
+		return []Step{step("once the plan's SUMMARY is written: where the project stands, and what comes next", "progress")}
 	case StateStale, StateCorrupt:
 		if b.Note != "" {
 			// hydrate would keep it (no plan to start from): say what does help.

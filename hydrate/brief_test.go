@@ -128,7 +128,7 @@ func TestBriefStates(t *testing.T) {
 		{"pending", session(planPath, "complete", "pending", "pending"), StateResume, "gsd --user ann mark-in-progress 2"},
 		{"stale", session(".planning/phases/03-three/03-01-PLAN.md", "pending", "pending"), StateStale, "gsd --user ann check"},
 		{"corrupt", "<tasks>\n<task type=\"auto\" status=\"pending\"><name>x</name></task>\n</tasks>\n", StateCorrupt, "gsd --user ann check"},
-		{"all complete", session(planPath, "complete", "complete", "complete"), StateAllComplete, "gsd --user ann check"},
+		{"all complete", session(planPath, "complete", "complete", "complete"), StateAllComplete, "gsd --user ann progress"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := baseFiles()

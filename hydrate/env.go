@@ -76,6 +76,8 @@ type Env struct {
 	hist        History
 	histWarn    []string
 	settings    *config.Settings
+	// settingsFailed is set once a bad setting was this command's error (CheckSettings).
+	settingsFailed bool
 }
 
 // Position is where the project stands (roadmap.Locate), worked out once per command; taking

@@ -261,6 +261,10 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 		if !opts.Force && e.hasSummary(plan) {
 			return fmt.Errorf("%s is already complete (it has its SUMMARY); start it again with --force", plan)
 		}
+		if opts.Force {
+			// A decision: the session is kept (staleness) until the user starts another.
+			data = planfile.MarkForced(data)
+		}
 		if e.carryable(s, plan) {
 			return e.carryInto(res, plan, data)
 		}

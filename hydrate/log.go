@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -57,17 +58,41 @@ func (e *Env) Log(q LogQuery) (*LogResult, error) {
 		return nil, err
 	}
 	kept := res.Events[:0]
+	status := "" // task q.Task's status after each event, when q.Task is asked about
 	for _, ev := range res.Events {
+		before := status
+		if q.Task != 0 {
+			status = statusAfter(ev, q.Task, status)
+		}
 		if !q.Since.IsZero() && ev.Time.Before(q.Since) {
 			continue
 		}
-		if q.Task != 0 && !aboutTask(ev, q.Task) {
+		if q.Task != 0 && !aboutTask(ev, q.Task) && status == before {
 			continue
 		}
 		kept = append(kept, ev)
 	}
 	res.Events = kept
 	return res, nil
+}
+
+// statusAfter is task n's status after ev, given what it was before: a mark of it sets it; an
+// event that records the whole session (bootstrap, restore, carry, reconcile, resume) says it.
+// So a restore that changed task n is about task n, though it names no task.
+func statusAfter(ev journal.Event, n int, before string) string {
+	switch {
+	case ev.Type == journal.Mark && ev.Task == n:
+		return ev.New
+	case ev.Session != "":
+		sts, err := planfile.Scan([]byte(ev.Session)).Statuses()
+		if err != nil || n > len(sts) {
+			return ""
+		}
+		return string(sts[n-1])
+	case ev.Type == journal.Archive:
+		return ""
+	}
+	return before
 }
 
 // aboutTask says whether ev concerns task n: a status change of it, or a carry-over to it.
@@ -124,6 +149,9 @@ func (e *Env) At(seq int64, t time.Time) (*AtResult, error) {
 			return ev.Seq > seq
 		}
 		return ev.Time.After(t)
+	}
+	if last := lr.Events[len(lr.Events)-1].Seq; seq > last {
+		return nil, fmt.Errorf("%s: no event %d: the history ends at seq %d (%s)", lr.Path, seq, last, lr.Events[len(lr.Events)-1].Time.UTC().Format(time.RFC3339))
 	}
 	st, err := journal.Replay(lr.Events, stop)
 	if err != nil {

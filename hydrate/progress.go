@@ -1,10 +1,12 @@
 package hydrate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -235,4 +237,65 @@ func nonNilStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// AnnotationsPerKind is how many annotations of one kind (error, warning, notice) GitHub
+// Actions shows for a step; it drops the rest.
+const AnnotationsPerKind = 10
+
+// Annotated is the problems worth annotating when at most per of each severity are shown: errors,
+// then warnings, then notes, each the current phase's first, then the current milestone's, then
+// the rest, in their order otherwise; and how many problems that leaves out. When any is left
+// out, one note fewer is kept, so that a note saying so fits under the cap.
+func (r *ProgressReport) Annotated(per int) (shown []roadmap.Problem, left int) {
+	rank := func(p roadmap.Problem) int {
+		best := 2
+		for i := range r.Phases {
+			ph := &r.Phases[i]
+			if !ph.InMilestone || !r.concerns(ph, p) {
+				continue
+			}
+			if i == r.Current {
+				return 0
+			}
+			best = 1
+		}
+		return best
+	}
+	sev := map[roadmap.Severity]int{roadmap.SeverityError: 0, roadmap.SeverityWarning: 1, roadmap.SeverityInfo: 2}
+	ps := slices.Clone(r.Problems)
+	slices.SortStableFunc(ps, func(a, b roadmap.Problem) int {
+		if c := cmp.Compare(sev[a.Severity], sev[b.Severity]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rank(a), rank(b))
+	})
+	n := map[roadmap.Severity]int{}
+	for _, p := range ps {
+		n[p.Severity]++
+	}
+	over := n[roadmap.SeverityError] > per || n[roadmap.SeverityWarning] > per || n[roadmap.SeverityInfo] > per
+	kept := map[roadmap.Severity]int{}
+	for _, p := range ps {
+		limit := per
+		if over && p.Severity == roadmap.SeverityInfo {
+			limit = per - 1
+		}
+		if kept[p.Severity] < limit {
+			kept[p.Severity]++
+			shown = append(shown, p)
+		}
+	}
+	return shown, len(ps) - len(shown)
+}
+
+// concerns reports whether problem p is about phase ph: in one of its directories, or at its
+// line of the roadmap.
+func (r *ProgressReport) concerns(ph *roadmap.PhaseInfo, p roadmap.Problem) bool {
+	for _, d := range ph.Dirs {
+		if d != "" && strings.HasPrefix(p.File, d+"/") {
+			return true
+		}
+	}
+	return ph.Line > 0 && p.Line == ph.Line && path.Base(p.File) == "ROADMAP.md"
 }

@@ -3,6 +3,7 @@ package hydrate
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,5 +174,42 @@ func TestProgressUntil(t *testing.T) {
 			t.Errorf("at Until %v the new problems are %q, want one about %s's session", until, changed, who)
 		}
 		now = until
+	}
+}
+
+// Annotated keeps at most per problems of each severity, errors first and, within one, the
+// current phase's, then the current milestone's, then the rest; when any is left out one note
+// fewer is kept, for the note that says so.
+func TestAnnotated(t *testing.T) {
+	prob := func(sev roadmap.Severity, file string) roadmap.Problem {
+		return roadmap.Problem{Severity: sev, File: file, Message: file}
+	}
+	r := &ProgressReport{Project: &roadmap.Project{
+		Phases: []roadmap.PhaseInfo{
+			{Dirs: []string{".planning/phases/01-a"}, InMilestone: false},
+			{Dirs: []string{".planning/phases/02-b"}, InMilestone: true},
+			{Dirs: []string{".planning/phases/03-c"}, InMilestone: true},
+		},
+		Current: 2,
+		Problems: []roadmap.Problem{
+			prob(roadmap.SeverityInfo, ".planning/phases/01-a/n1"),
+			prob(roadmap.SeverityInfo, ".planning/phases/01-a/n2"),
+			prob(roadmap.SeverityInfo, ".planning/phases/01-a/n3"),
+			prob(roadmap.SeverityWarning, ".planning/phases/01-a/w"),
+			prob(roadmap.SeverityError, ".planning/phases/01-a/e1"),
+			prob(roadmap.SeverityError, ".planning/phases/02-b/e2"),
+			prob(roadmap.SeverityError, ".planning/phases/03-c/e3"),
+		},
+	}}
+	shown, left := r.Annotated(2)
+	var got []string
+	for _, p := range shown {
+		got = append(got, path.Base(p.File))
+	}
+	if strings.Join(got, " ") != "e3 e2 w n1" || left != 3 {
+		t.Errorf("Annotated(2) = %v, %d left", got, left)
+	}
+	if shown, left := r.Annotated(10); len(shown) != 7 || left != 0 {
+		t.Errorf("Annotated(10) = %d shown, %d left", len(shown), left)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gsd-tools/gsd/planfile"
@@ -205,12 +206,16 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	// The position lists the current phase's directory; worked out first, the completed check
 	// below reuses that listing when the session is in the current phase (the common case).
 	pos, posErr := e.Position()
+	// A forced start (gsd start --force) is the user's decision to work on this plan whatever
+	// its SUMMARY and its phase say: it holds until they start another plan. Edits of the plan
+	// still count.
+	forced := p.Header.Forced
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
-	if summary := e.summaryOf(planPath); summary != "" {
+	if summary := e.summaryOf(planPath); summary != "" && !forced {
 		why = append(why, fmt.Sprintf("plan already completed (%s exists)", summary))
 	}
 	// Phase advanced: the plan's phase is not the current phase of the position model.
-	if num, ok := roadmap.PhaseOf(planPath); ok {
+	if num, ok := roadmap.PhaseOf(planPath); ok && !forced {
 		switch err := posErr; {
 		case err != nil:
 			// Too large, a directory, a symlink out of the project: say so rather than pass
@@ -243,4 +248,15 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 		}
 	}
 	return why
+}
+
+// TaskLabel names task n for a message: "task 2: Complete handler", or the name alone when it
+// already starts with its number ("Task 2: Complete handler", as GSD's plans write them), never
+// "task 2: Task 2: ...".
+func TaskLabel(n int, name string) string {
+	prefix := "task " + strconv.Itoa(n) + ":"
+	if len(name) >= len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+		return name
+	}
+	return prefix + " " + name
 }

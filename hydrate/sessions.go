@@ -65,6 +65,9 @@ type SessionsResult struct {
 // contents, only their names: it stays fast with thousands of archives.
 func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 	if idleAfter <= 0 {
+		if err := e.CheckSettings("idleAfter"); err != nil {
+			return nil, err
+		}
 		idleAfter = e.settings.IdleAfter
 	}
 	res := &SessionsResult{IdleAfter: idleAfter}

@@ -37,3 +37,33 @@ func (e *Env) configure() error {
 
 // Settings are the effective settings and where each came from.
 func (e *Env) Settings() *config.Settings { return e.settings }
+
+// WritingSettings are the settings every write uses: the lock's wait, the journal, and the
+// automatic snapshots a write may take and prune.
+var writingSettings = []string{"lockTimeout", "journal", "keepSnapshots"}
+
+// CheckSettings is the error of a command that uses the settings keys when one of them has a
+// bad value in the config file; it is then that command's error, not a warning.
+func (e *Env) CheckSettings(keys ...string) error {
+	if e.settings == nil {
+		return nil
+	}
+	err := e.settings.Check(keys...)
+	if err != nil {
+		e.settingsFailed = true
+	}
+	return err
+}
+
+// SettingsWarnings are the one-line warnings for the config file's bad values that this command
+// did not use (it used their defaults); none when one of them was the command's error.
+func (e *Env) SettingsWarnings() []string {
+	if e == nil || e.settings == nil || e.settingsFailed {
+		return nil
+	}
+	var ws []string
+	for _, inv := range e.settings.Invalid {
+		ws = append(ws, e.settings.InvalidWarning(inv))
+	}
+	return ws
+}

@@ -264,6 +264,9 @@ const StateLockStale = 10 * time.Second
 // atomicfile.CreateLockFile: abandoned locks are reclaimed atomically, and at once when their
 // holder is dead).
 func (e *Env) withStateLock(fn func() error) error {
+	if err := e.CheckSettings(writingSettings...); err != nil {
+		return err
+	}
 	l, err := atomicfile.CreateLockFile(e.abs(e.statePath()+".lock"), e.lockTimeout, StateLockStale)
 	if err != nil {
 		return err

@@ -42,6 +42,9 @@ func (r *Result) Archived() string {
 
 // withLock runs fn holding the project's session lock.
 func (e *Env) withLock(fn func() error) error {
+	if err := e.CheckSettings(writingSettings...); err != nil {
+		return err
+	}
 	l, err := atomicfile.LockDir(context.Background(), e.LockDir(), e.lockTimeout)
 	if err != nil {
 		return err

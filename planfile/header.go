@@ -12,6 +12,38 @@ type Header struct {
 	PlanLine    int    // 1-based line of the Plan comment, 0 when there is none
 	Started     string // "<!-- Started: TIME -->", as written
 	StartedLine int
+	// Forced is "<!-- Forced: ... -->": the session was started with gsd start --force on a plan
+	// that has its SUMMARY or whose phase is past; that decision holds until the next start.
+	Forced bool
+}
+
+// forcedComment is the Forced header MarkForced writes.
+const forcedComment = "<!-- Forced: started with gsd start --force; kept although the plan has its SUMMARY or its phase is past -->"
+
+// MarkForced adds the Forced header to a session's header (after its Started line, else at the
+// top), in the file's line ending; a session already marked is returned as it is.
+func MarkForced(src []byte) []byte {
+	h := parseHeader(src)
+	if h.Forced {
+		return src
+	}
+	nl := eol(src)
+	at := 0
+	if bytes.HasPrefix(src, bom) {
+		at = len(bom)
+	}
+	for line := 1; line <= h.StartedLine; line++ {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			at = len(src)
+			break
+		}
+		at += i + 1
+	}
+	out := make([]byte, 0, len(src)+len(forcedComment)+len(nl))
+	out = append(out, src[:at]...)
+	out = append(out, forcedComment+nl...)
+	return append(out, src[at:]...)
 }
 
 // TimeLayout is the layout of the Started header: UTC, to the second, as `date -u +%FT%TZ`.
@@ -52,6 +84,8 @@ func parseHeader(src []byte) Header {
 		case h.StartedLine == 0 && strings.HasPrefix(body, "Started:"):
 			h.Started = strings.TrimSpace(body[len("Started:"):])
 			h.StartedLine = line
+		case strings.HasPrefix(body, "Forced:"):
+			h.Forced = true
 		case h.User == "" && strings.HasPrefix(body, "Session progress for "):
 			h.User = strings.TrimSpace(body[len("Session progress for "):])
 		}

@@ -43,6 +43,28 @@ type Settings struct {
 
 	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
 	Warnings []string          // keys of the section gsd does not know
+	// Invalid are the settings whose value in the file is bad; each keeps its default. A bad
+	// value is an error for the commands that use the setting (Check) and a warning for the
+	// others: a typo in one setting must not stop every command.
+	Invalid []*Error
+}
+
+// Check is the first of Invalid among keys (keepSnapshots, lockTimeout, ...): the error of a
+// command that uses them; nil when their values are good.
+func (s *Settings) Check(keys ...string) error {
+	for _, e := range s.Invalid {
+		for _, k := range keys {
+			if e.Key == Section+"."+k {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// InvalidWarning is the one-line warning for a bad value that the command did not use.
+func (s *Settings) InvalidWarning(e *Error) string {
+	return e.Error() + "; the default " + s.Value(strings.TrimPrefix(e.Key, Section+".")) + " is used meanwhile"
 }
 
 // Keys are the settings' keys, in the order gsd config shows them.
@@ -189,19 +211,23 @@ func (s *Settings) file(data []byte) error {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := sec[k]
-		bad := func(err error) error { return &Error{Where: File, Key: Section + "." + k, Err: err} }
+		bad := func(err error) {
+			s.Invalid = append(s.Invalid, &Error{Where: File, Key: Section + "." + k, Err: err})
+		}
 		src := Source(fmt.Sprintf("%s (%s.%s)", File, Section, k))
 		switch k {
 		case "keepSnapshots":
 			n, err := wholeNumber(v, 1, MaxKeepSnapshots)
 			if err != nil {
-				return bad(err)
+				bad(err)
+				continue
 			}
 			s.KeepSnapshots = n
 		case "lockTimeout", "idleAfter":
 			d, err := jsonDuration(v)
 			if err != nil {
-				return bad(err)
+				bad(err)
+				continue
 			}
 			if k == "lockTimeout" {
 				s.LockTimeout = d
@@ -211,7 +237,8 @@ func (s *Settings) file(data []byte) error {
 		case "journal":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
-				return bad(fmt.Errorf("%s is not true or false", show(v)))
+				bad(fmt.Errorf("%s is not true or false", show(v)))
+				continue
 			}
 			s.Journal = b
 		default:

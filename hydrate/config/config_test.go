@@ -80,7 +80,7 @@ func TestBadValuesNameFileAndKey(t *testing.T) {
 		`{"gsd": []}`:                        ".planning/config.json: gsd: must be an object",
 		`{"gsd": {"journal": true}, "mode":`: ".planning/config.json: not a JSON object: unexpected end of JSON input",
 	} {
-		_, err := Load([]byte(data), 0, Environment{})
+		err := loadErr(data)
 		var ce *Error
 		if !errors.As(err, &ce) || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", data, err, want)
@@ -149,8 +149,8 @@ func TestTooLargeInFile(t *testing.T) {
 		`{"gsd": {"lockTimeout": 20000000000}}`:   `.planning/config.json: gsd.lockTimeout: 20000000000 is too large`,
 		`{"gsd": {"idleAfter": 1e300}}`:           `.planning/config.json: gsd.idleAfter: 1e300 is too large`,
 	} {
-		if s, err := Load([]byte(data), 0, Environment{}); err == nil || err.Error() != want {
-			t.Errorf("%s: %+v, %v; want %s", data, s, err, want)
+		if err := loadErr(data); err == nil || err.Error() != want {
+			t.Errorf("%s: %v; want %s", data, err, want)
 		}
 	}
 	_, err := ReadEnvironment(lookup("GSD_LOCK_TIMEOUT", "20000000000"))
@@ -174,6 +174,33 @@ func TestTyped(t *testing.T) {
 	}
 	if len(Keys) != len(want) {
 		t.Errorf("keys %q", Keys)
+	}
+}
+
+// loadErr is Load's error for the file data, or else the error of a command using every setting.
+func loadErr(data string) error {
+	s, err := Load([]byte(data), 0, Environment{})
+	if err != nil {
+		return err
+	}
+	return s.Check(Keys...)
+}
+
+// A bad value is not Load's error: the setting keeps its default, the bad value is Invalid, and
+// only the commands that use that setting fail (Check); the others go on.
+func TestBadValueKeepsDefault(t *testing.T) {
+	s, err := Load([]byte(`{"gsd": {"keepSnapshots": "ten", "idleAfter": "3h"}}`), 0, Environment{})
+	if err != nil || s.KeepSnapshots != DefaultKeepSnapshots || s.IdleAfter != 3*time.Hour || len(s.Invalid) != 1 {
+		t.Fatalf("Load = %+v, %v", s, err)
+	}
+	if err := s.Check("idleAfter", "journal"); err != nil {
+		t.Errorf("Check of good settings: %v", err)
+	}
+	if err := s.Check("keepSnapshots"); err == nil || err.Error() != `.planning/config.json: gsd.keepSnapshots: "ten" is not a whole number from 1 to 1000000` {
+		t.Errorf("Check(keepSnapshots) = %v", err)
+	}
+	if w := s.InvalidWarning(s.Invalid[0]); w != `.planning/config.json: gsd.keepSnapshots: "ten" is not a whole number from 1 to 1000000; the default 10 is used meanwhile` {
+		t.Errorf("warning: %s", w)
 	}
 }
 
@@ -201,8 +228,8 @@ func TestOneRangeWhateverTheSpelling(t *testing.T) {
 		`{"gsd": {"idleAfter": {"h": 2}}}`:                            `.planning/config.json: gsd.idleAfter: {"h":2} is not a duration (such as "10s" or "2h")`,
 		`{"gsd": {"journal": "` + strings.Repeat("y", 200000) + `"}}`: `.planning/config.json: gsd.journal: "` + strings.Repeat("y", 119) + `…" (200000 bytes) is not true or false`,
 	} {
-		if s, err := Load([]byte(data), 0, Environment{}); err == nil || err.Error() != want {
-			t.Errorf("%.80s: %+v, %v; want %s", data, s, err, want)
+		if err := loadErr(data); err == nil || err.Error() != want {
+			t.Errorf("%.80s: %v; want %s", data, err, want)
 		}
 	}
 	for data, want := range map[string]time.Duration{

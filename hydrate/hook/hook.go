@@ -26,7 +26,7 @@ type Input struct {
 	SessionID     string `json:"session_id"`
 	Cwd           string `json:"cwd"`
 	HookEventName string `json:"hook_event_name"`
-	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact, fork
+	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact
 	Trigger       string `json:"trigger"` // PreCompact: manual, auto
 	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
 }

@@ -21,12 +21,12 @@ import (
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
-// Event and Matcher are where the hook goes: Claude Code's SessionStart event, for each of its
-// sources (a new conversation, a resumed one, /clear, after compaction, and a forked one):
-// the spec's hydration triggers.
+// Event and Matcher are where the hook goes: Claude Code's SessionStart event, for each of the
+// sources it documents (a new conversation, a resumed one, /clear, after compaction): the spec's
+// hydration triggers.
 const (
 	Event   = "SessionStart"
-	Matcher = "startup|resume|clear|compact|fork"
+	Matcher = "startup|resume|clear|compact"
 	// Command is the hook command gsd installs.
 	Command = "gsd hook session-start"
 )
@@ -56,10 +56,38 @@ var GeminiSpecs = []Spec{
 
 // CodexSpecs are the hooks for Codex CLI, whose hooks.json has the same layout: SessionStart
 // (sources startup, resume, clear, and compact in later versions; the matcher is a regular
-// expression) and PreCompact. Codex has no event for the end of a session.
+// expression), PreCompact and SessionEnd (added to Codex in July 2026; older versions ignore
+// it).
 var CodexSpecs = []Spec{
 	{Event, "startup|resume|clear|compact", "session-start"},
 	{"PreCompact", "", "pre-compact"},
+	{"SessionEnd", "", "session-end"},
+}
+
+// Guard makes a hook command safe to share: it runs command only where its program is on the
+// PATH, and otherwise exits 0 without a word, so a teammate without gsd sees nothing. The guard
+// is POSIX shell, which is how Claude Code runs hooks everywhere (on Windows, through Git Bash),
+// and Codex and Gemini CLI on Linux and macOS.
+func Guard(command string) string {
+	prog := strings.Fields(command)[0]
+	return "command -v " + prog + " >/dev/null 2>&1 && " + command + " || true"
+}
+
+// unguard is the command a hook command guards (Guard), and whether it is guarded.
+func unguard(cmd string) (string, bool) {
+	rest, ok := strings.CutPrefix(cmd, "command -v ")
+	if !ok {
+		return cmd, false
+	}
+	prog, rest, ok := strings.Cut(rest, " >/dev/null 2>&1 && ")
+	if !ok {
+		return cmd, false
+	}
+	inner, ok := strings.CutSuffix(rest, " || true")
+	if f := strings.Fields(inner); !ok || len(f) == 0 || f[0] != prog {
+		return cmd, false
+	}
+	return inner, true
 }
 
 // CodexProjectHooks is Codex CLI's project hooks file under root.
@@ -114,9 +142,10 @@ func UserSettings(home, configDir string) string {
 // on the command line ("gsd", "/usr/local/bin/gsd", "gsd.exe").
 func IsGSDCommand(cmd string) bool { return isGSDHook(cmd, "session-start") }
 
-// isGSDHook reports whether a hook command runs gsd hook sub.
+// isGSDHook reports whether a hook command runs gsd hook sub, bare or guarded (Guard).
 func isGSDHook(cmd, sub string) bool {
-	f := strings.Fields(cmd)
+	inner, _ := unguard(cmd)
+	f := strings.Fields(inner)
 	if len(f) < 3 || f[1] != "hook" || f[2] != sub {
 		return false
 	}
@@ -225,7 +254,8 @@ func Install(src []byte, command string) ([]byte, bool, error) {
 }
 
 // InstallAll is Install, plus the other lifecycle hooks of Specs when command ends in
-// "session-start" (their commands are command with that word replaced by theirs).
+// "session-start" (their commands are command with that word replaced by theirs, guarded when
+// command is).
 func InstallAll(src []byte, command string) ([]byte, bool, error) {
 	return installAll(src, command, Specs)
 }
@@ -235,12 +265,17 @@ func installAll(src []byte, command string, specs []Spec) ([]byte, bool, error) 
 	if err != nil {
 		return nil, false, err
 	}
-	prefix, ok := strings.CutSuffix(command, specs[0].Sub)
+	inner, guarded := unguard(command)
+	prefix, ok := strings.CutSuffix(inner, specs[0].Sub)
 	if !ok {
 		return out, changed, nil
 	}
 	for _, sp := range specs[1:] {
-		o, c, err := installSpec(out, sp, prefix+sp.Sub)
+		cmd := prefix + sp.Sub
+		if guarded {
+			cmd = Guard(cmd)
+		}
+		o, c, err := installSpec(out, sp, cmd)
 		if err != nil {
 			return nil, false, err
 		}
@@ -275,7 +310,12 @@ func installSpec(src []byte, sp Spec, command string) ([]byte, bool, error) {
 	if event.kind != '[' {
 		return nil, false, fmt.Errorf(`"hooks.%s" is not an array; not touching it`, sp.Event)
 	}
-	if gi, _, found := findOurs(event, sp.Sub); found {
+	if gi, hi, found := findOurs(event, sp.Sub); found {
+		if out, ok := upgradeCommand(src, event.elems[gi], hi, command); ok {
+			// The matcher too, in the file as it now is.
+			o, _, err := installSpec(out, sp, command)
+			return o, err == nil, err
+		}
 		return upgradeMatcher(src, event.elems[gi], sp)
 	}
 	out, err := insertElem(src, event, group)
@@ -337,9 +377,26 @@ func uninstall(src []byte, specs []Spec) ([]byte, bool, error) {
 	return src, true, nil
 }
 
+// upgradeCommand guards (Guard) gsd's hook hi of group when command is that hook's command
+// guarded: an older gsd installed bare commands in the shared settings file. Any other command
+// (a full path, a wrapper) is the user's choice, kept as it is.
+func upgradeCommand(src []byte, group *node, hi int, command string) ([]byte, bool) {
+	inner, guarded := unguard(command)
+	list, _ := group.member("hooks")
+	c, ok := list.elems[hi].member("command")
+	if !guarded || !ok || c.str != inner {
+		return src, false
+	}
+	q, err := marshal(command, "", "")
+	if err != nil {
+		return src, false
+	}
+	return splice(src, c.start, c.end, string(q)), true
+}
+
 // upgradeMatcher brings the matcher of a group that holds gsd's hook alone up to date (an
-// install by an older gsd lacks SessionStart's "fork"); a group the user shares with other
-// hooks is theirs to keep as it is.
+// install by an older gsd has SessionStart's "fork", which Claude Code does not document); a
+// group the user shares with other hooks is theirs to keep as it is.
 func upgradeMatcher(src []byte, group *node, sp Spec) ([]byte, bool, error) {
 	m, ok := group.member("matcher")
 	list, _ := group.member("hooks")

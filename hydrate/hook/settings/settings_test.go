@@ -18,7 +18,7 @@ var installCases = []struct {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {
             "type": "command",
@@ -44,7 +44,7 @@ var installCases = []struct {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {
             "type": "command",
@@ -73,7 +73,7 @@ var installCases = []struct {
         ],
         "SessionStart": [
             {
-                "matcher": "startup|resume|clear|compact|fork",
+                "matcher": "startup|resume|clear|compact",
                 "hooks": [
                     {
                         "type": "command",
@@ -116,7 +116,7 @@ var installCases = []struct {
         ]
       },
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {
             "type": "command",
@@ -135,7 +135,7 @@ var installCases = []struct {
 		want: `{"model": "opus", "hooks": {
   "SessionStart": [
     {
-      "matcher": "startup|resume|clear|compact|fork",
+      "matcher": "startup|resume|clear|compact",
       "hooks": [
         {
           "type": "command",
@@ -149,12 +149,12 @@ var installCases = []struct {
 	{
 		name: "compact object",
 		in:   `{"model": "opus"}`,
-		want: `{"model": "opus", "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact|fork", "hooks": [{"type": "command", "command": "gsd hook session-start"}]}]}}`,
+		want: `{"model": "opus", "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [{"type": "command", "command": "gsd hook session-start"}]}]}}`,
 	},
 	{
 		name: "CRLF",
 		in:   "{\r\n  \"model\": \"opus\"\r\n}\r\n",
-		want: "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact|fork\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n            \"command\": \"gsd hook session-start\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
+		want: "{\r\n  \"model\": \"opus\",\r\n  \"hooks\": {\r\n    \"SessionStart\": [\r\n      {\r\n        \"matcher\": \"startup|resume|clear|compact\",\r\n        \"hooks\": [\r\n          {\r\n            \"type\": \"command\",\r\n            \"command\": \"gsd hook session-start\"\r\n          }\r\n        ]\r\n      }\r\n    ]\r\n  }\r\n}\r\n",
 	},
 }
 
@@ -188,7 +188,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {"type": "command", "command": "echo mine"},
           {"type": "command", "command": "/usr/local/bin/gsd hook session-start"}
@@ -202,7 +202,7 @@ func TestUninstallKeepsOthers(t *testing.T) {
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {"type": "command", "command": "echo mine"}
         ]
@@ -359,7 +359,7 @@ const installAllFresh = `{
   "hooks": {
     "SessionStart": [
       {
-        "matcher": "startup|resume|clear|compact|fork",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {
             "type": "command",
@@ -430,10 +430,10 @@ func TestInstallAll(t *testing.T) {
 	}
 }
 
-// An install by an older gsd (SessionStart without "fork", no PreCompact or SessionEnd) is
-// brought up to date; a matcher the user shares with their own hooks is left alone.
+// An install by an older gsd (SessionStart with the undocumented "fork", no PreCompact or
+// SessionEnd) is brought up to date; a matcher the user shares with their own hooks is left alone.
 func TestInstallUpgrades(t *testing.T) {
-	old := "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"startup|resume|clear|compact\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"gsd hook session-start\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	old := "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"startup|resume|clear|compact|fork\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"gsd hook session-start\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
 	got, changed, err := InstallAll([]byte(old), Command)
 	if err != nil || !changed || string(got) != installAllFresh {
 		t.Fatalf("changed=%v err=%v:\n%s", changed, err, got)
@@ -462,5 +462,60 @@ func uninstallRestores(t *testing.T, got []byte, name, in string) {
 	}
 	if string(back) != want {
 		t.Fatalf("Uninstall:\n%s\nwant:\n%s", back, want)
+	}
+}
+
+// A guarded install (Guard) puts every hook behind the guard, counts as gsd's for a second
+// install and for uninstall, and guards the bare commands an older gsd installed; a full path
+// given by the user stays as it is.
+func TestInstallGuarded(t *testing.T) {
+	guarded := Guard(Command)
+	if guarded != "command -v gsd >/dev/null 2>&1 && gsd hook session-start || true" {
+		t.Fatalf("Guard = %q", guarded)
+	}
+	got, changed, err := InstallAll(nil, guarded)
+	if err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	for _, sub := range []string{"session-start", "pre-compact", "session-end"} {
+		want := `"command": "command -v gsd >/dev/null 2>&1 && gsd hook ` + sub + ` || true"`
+		if !strings.Contains(string(got), want) {
+			t.Errorf("no %s in\n%s", want, got)
+		}
+	}
+	if again, changed, _ := InstallAll(got, guarded); changed || string(again) != string(got) {
+		t.Errorf("second install changed the file:\n%s", again)
+	}
+	back, changed, err := Uninstall(got)
+	if err != nil || !changed || string(back) != "{}\n" {
+		t.Errorf("uninstall: %v %v\n%s", changed, err, back)
+	}
+	// The bare install of an older gsd is guarded.
+	bare, _, _ := InstallAll(nil, Command)
+	up, changed, err := InstallAll(bare, guarded)
+	if err != nil || !changed || string(up) != string(got) {
+		t.Errorf("upgrade: %v %v\n%s", changed, err, up)
+	}
+	// The user's full path is theirs.
+	full, _, _ := InstallAll(nil, "/opt/gsd/bin/gsd hook session-start")
+	if same, changed, _ := InstallAll(full, guarded); changed || string(same) != string(full) {
+		t.Errorf("a full path was changed:\n%s", same)
+	}
+	for _, cmd := range []string{
+		"command -v /opt/gsd >/dev/null 2>&1 && /opt/gsd hook session-start || true",
+		"command -v gsd >/dev/null 2>&1 && gsd hook session-start || true",
+	} {
+		if !IsGSDCommand(cmd) {
+			t.Errorf("IsGSDCommand(%q) = false", cmd)
+		}
+	}
+	for _, cmd := range []string{
+		"command -v gsd >/dev/null 2>&1 && other hook session-start || true",
+		"command -v gsd >/dev/null 2>&1 && gsd hook session-start",
+		"command -v gsd && gsd hook session-start || true",
+	} {
+		if IsGSDCommand(cmd) {
+			t.Errorf("IsGSDCommand(%q) = true", cmd)
+		}
 	}
 }
