@@ -36,7 +36,7 @@ type Brief struct {
 	// Reading is one line, when the plan was just chosen by a position that is not sure: how
 	// sure it is and the other reading (nil otherwise).
 	Reading *string `json:"reading"`
-	Next    []Step `json:"next"`
+	Next    []Step  `json:"next"`
 }
 
 // ResumeTask is the task to resume, with its child elements as written.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/hydrate/teamsync"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -56,6 +57,8 @@ type Config struct {
 	ListingCache string
 	// Record keeps every name the command reads from the project, for Env.Inputs.
 	Record bool
+	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
+	Git teamsync.Git
 }
 
 // Env is an opened project and the user working in it.
@@ -75,6 +78,8 @@ type Env struct {
 	hist        History
 	histWarn    []string
 	settings    *config.Settings
+	git         teamsync.Git                // nil: fetched sessions are not read
+	lookupEnv   func(string) (string, bool) // to find the repository as git does
 }
 
 // Position is where the project stands (roadmap.Locate), worked out once per command; taking
@@ -136,7 +141,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}
