@@ -28,6 +28,24 @@ type syncWorld struct {
 	remote string
 }
 
+// syncBin builds gsd as users get it (CGO_ENABLED=0), or takes GSD_TEST_BIN.
+func syncBin(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("GSD_TEST_BIN"); p != "" {
+		return p
+	}
+	bin := filepath.Join(t.TempDir(), "gsd")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	c := exec.Command("go", "build", "-o", bin, ".")
+	c.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -215,9 +233,11 @@ func (w *syncWorld) sessions(dir, user, epoch string) sessionsJSON {
 }
 
 func TestSync(t *testing.T) {
-	processTest(t)
+	if testing.Short() {
+		t.Skip("starts git and gsd processes: go test without -short runs it")
+	}
 	needGit(t)
-	bin := gsdBin(t)
+	bin := syncBin(t)
 
 	t.Run("five users at once lose nothing", func(t *testing.T) {
 		w := newSyncWorld(t, bin)

@@ -33,11 +33,18 @@ func (e *Env) hasFetched() bool {
 	if e.git == nil {
 		return false
 	}
-	repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv)
-	if err != nil || !ok {
-		return false
+	common := ""
+	_, gitDirSet := e.lookupEnvOr("GIT_DIR")
+	if fi, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil && fi.IsDir() && !gitDirSet {
+		common = filepath.Join(e.Root, ".git") // the usual checkout: no discovery needed
+	} else {
+		repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv)
+		if err != nil || !ok {
+			return false
+		}
+		common = repo.CommonDir
 	}
-	return teamsync.HasFetched(filepath.ToSlash(repo.CommonDir), func(p string) bool {
+	return teamsync.HasFetched(filepath.ToSlash(common), func(p string) bool {
 		_, err := os.Stat(filepath.FromSlash(p))
 		return err == nil
 	}, packedRefsHas)
@@ -193,4 +200,11 @@ func (e *Env) findFetched(user, remote string) (*teamsync.Fetched, error) {
 		return nil, &ArgError{Err: fmt.Errorf("%s has sessions fetched from %s and %s: name one (gsd resume %s@%s)", user, found[0].Remote, found[1].Remote, user, found[0].Remote)}
 	}
 	return &found[0], nil
+}
+
+func (e *Env) lookupEnvOr(key string) (string, bool) {
+	if e.lookupEnv == nil {
+		return "", false
+	}
+	return e.lookupEnv(key)
 }
