@@ -64,6 +64,9 @@ read-only (it never bootstraps a session or changes one; when you have a session
 the rehydration with the agent's session_id, or a failure, under the session's lock) and prints
 {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "<the brief>"}}.
 
+With the gsd.sync setting (or GSD_SYNC=1) it first fetches the teammates' sessions (gsd sync
+--fetch-only), giving the network 2 seconds at most.
+
 It never breaks a session: outside a GSD project it prints nothing; on empty or malformed input
 or any error it exits 0, with at most a one-line note. (By hand: gsd brief --no-bootstrap.)
 
@@ -87,6 +90,9 @@ stderr is one line of at most 1,000 characters; a message quotes a value from a 
 // rehydration journaled.
 func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error {
 	var context string
+	if err == nil {
+		a.hookSyncFetch(env) // when gsd.sync asks for it, within 2 s
+	}
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) { // a cwd that does not exist

@@ -13,7 +13,8 @@ func (a *app) newHookSessionEndCmd() *cobra.Command {
 		Short: "Journal that the agent detached from the session (run by Claude Code's SessionEnd hook)",
 		Long: `Session-end reads the hook's JSON from stdin (session_id, cwd, reason: clear, logout,
 prompt_input_exit, other, ...) and, when you have a session, journals a detach event with the
-agent's session_id and the reason: gsd sessions then shows no agent attached.
+agent's session_id and the reason: gsd sessions then shows no agent attached. With the gsd.sync
+setting (or GSD_SYNC=1) it then starts gsd sync in the background, and returns at once.
 
 It prints nothing on success and never breaks a session: on any input or error it exits 0, with
 at most a one-line note on stderr.`,
@@ -23,6 +24,7 @@ at most a one-line note on stderr.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("session-end", recording(func(env *hydrate.Env, in hook.Input) error {
 				_, err := env.Detach(in.Reason)
+				a.hookSyncPublish(env)
 				return err
 			}))
 			return nil

@@ -2,19 +2,28 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
 )
 
 func (a *app) newResumeCmd() *cobra.Command {
-	return &cobra.Command{
+	var force bool
+	c := &cobra.Command{
 		Use:   "resume USER",
 		Short: "Take a teammate's session over: copy it into yours",
 		Long: `Resume copies USER's session (as gsd sessions names them) into yours, so that work moves between
 people and machines without retyping statuses. Your own session, if any, is kept first as a
 pre-resume snapshot (gsd restore brings it back). Both journals record it: a resume in yours, a
-handed-over in theirs. Their session is left as it is.`,
-		Example: "  gsd sessions --state idle\n  gsd resume bob",
+handed-over in theirs. Their session is left as it is.
+
+USER may be a teammate on another machine, as gsd sync fetched them (USER, or USER@REMOTE when
+two remotes have one): your journal records the resume "from USER@REMOTE", which your next gsd
+sync publishes, and they see "taken over by" you after theirs. A fetched session that is still
+active is refused, with why, unless --force.`,
+		Example: "  gsd sessions --state idle\n  gsd resume bob\n  gsd sync && gsd resume ann@origin",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{fmt.Errorf("resume takes one argument, the user whose session to take over (gsd sessions lists them)")}
@@ -27,7 +36,8 @@ handed-over in theirs. Their session is left as it is.`,
 			if err != nil {
 				return err
 			}
-			res, err := env.Resume(args[0])
+			host, _ := os.Hostname()
+			res, err := env.ResumeWith(args[0], hydrate.ResumeOptions{Force: force, Host: host})
 			if err != nil {
 				return err
 			}
@@ -55,4 +65,6 @@ handed-over in theirs. Their session is left as it is.`,
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&force, "force", false, "take over a fetched session even when it is active")
+	return c
 }

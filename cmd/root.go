@@ -20,6 +20,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/hydrate/teamsync"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/memo"
@@ -298,6 +299,7 @@ var subcommands = []subcommand{
 	{name: "log", build: (*app).newLogCmd},
 	{name: "sessions", build: (*app).newSessionsCmd},
 	{name: "resume", build: (*app).newResumeCmd},
+	{name: "sync", build: (*app).newSyncCmd},
 	{name: "stats", build: (*app).newStatsCmd},
 	{name: "mcp", build: (*app).newMCPCmd},
 	{name: "config", build: (*app).newConfigCmd},
@@ -478,6 +480,7 @@ func (a *app) openFor(user bool) (*hydrate.Env, string, error) {
 		ListingCache: cache,
 		Record:       a.memoFile != "", // recall missed: the output may be kept (memo.go)
 		Environment:  settings,
+		Git:          teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
 	})
 	a.env = env
 	return env, dir, err

@@ -26,7 +26,11 @@ progress, last activity, the agent instance attached (from the journal) and the 
 States: active (activity within the idle threshold), idle (no activity since; with a task in
 progress, an orphaned agent that gsd resume USER can take over), stale (with its reasons),
 complete, corrupt, no-session (snapshots or a journal, no session). Two users working on the same
-plan is a warning. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
+plan is a warning.
+
+Teammates' sessions that gsd sync fetched follow those of this checkout, judged by the same
+rules, each with its remote and when its user last synced ("origin, synced ... (3h ago)"): the
+information is as fresh as that. A session a teammate took over says "taken over by". The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
 gsd.idleAfter, else 2h.`,
 		Example: `  gsd sessions
   gsd sessions --state idle,stale
@@ -97,10 +101,24 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 	if !s.LastActivity.IsZero() {
 		when = s.LastActivity.Format(time.RFC3339)
 	}
-	printf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d\n",
-		s.User, s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots)
+	from := ""
+	if s.Remote != nil {
+		from = "  " + *s.Remote
+		if s.SyncedAt != nil {
+			from += ", synced " + s.SyncedAt.Format(time.RFC3339) + " (" + ago(a.now().Sub(*s.SyncedAt)) + ")"
+		}
+	}
+	printf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d%s\n",
+		s.User, s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots, from)
 	for _, r := range s.Reasons {
 		printf(a.stdout, "    %s\n", r)
+	}
+	for _, t := range s.TakenOverBy {
+		on := ""
+		if t.Host != nil {
+			on = " on " + *t.Host
+		}
+		printf(a.stdout, "    taken over by %s%s at %s (%s)\n", t.By, on, t.Time.Format(time.RFC3339), t.Remote)
 	}
 	if len(s.SharedWith) > 0 {
 		printf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))

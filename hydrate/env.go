@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/hydrate/teamsync"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
@@ -57,6 +58,8 @@ type Config struct {
 	ListingCache string
 	// Record keeps every name the command reads from the project, for Env.Inputs.
 	Record bool
+	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
+	Git teamsync.Git
 }
 
 // Env is an opened project and the user working in it.
@@ -78,6 +81,8 @@ type Env struct {
 	settings    *config.Settings
 	// settingsFailed is set once a bad setting was this command's error (CheckSettings).
 	settingsFailed bool
+	git            teamsync.Git                // nil: fetched sessions are not read
+	lookupEnv      func(string) (string, bool) // to find the repository as git does
 }
 
 // Position is where the project stands (roadmap.Locate), worked out once per command; taking
@@ -139,7 +144,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}

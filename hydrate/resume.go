@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/teamsync"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/identity"
@@ -27,35 +31,88 @@ type ResumeResult struct {
 // as it is.
 func isUserDirName(s string) bool { return s != "" && identity.Sanitize(s) == s }
 
+// ResumeOptions are gsd resume's inputs beyond whose session to take.
+type ResumeOptions struct {
+	Force bool   // take a fetched session over even when it is active
+	Host  string // this machine's name, for the handover record a sync publishes
+}
+
 // Resume takes a teammate's session over: their session file is copied into the user's (the
 // header naming the user), the user's own session kept first as a pre-resume snapshot. Both
 // journals record it: a resume event in the user's, a handed-over event in the teammate's. The
 // teammate's session itself is left as it is.
-func (e *Env) Resume(from string) (*ResumeResult, error) {
-	if !isUserDirName(from) {
+func (e *Env) Resume(from string) (*ResumeResult, error) { return e.ResumeWith(from, ResumeOptions{}) }
+
+// ResumeWith is Resume, also of a session gsd sync fetched ("USER@REMOTE", or USER when this
+// checkout has no session of theirs): the teammate's journal is on another machine, so the
+// handover is recorded in the user's (resume "from USER@REMOTE on HOST"), which the next sync
+// publishes for the teammate to see. A fetched session that is active is refused unless
+// opt.Force.
+func (e *Env) ResumeWith(from string, opt ResumeOptions) (*ResumeResult, error) {
+	user, remote, fromRemote := strings.Cut(from, "@")
+	if !isUserDirName(user) || fromRemote && teamsync.CheckRemote(remote) != nil {
 		return nil, &ArgError{Err: fmt.Errorf("%s is not a user name as gsd writes them (gsd sessions lists them)", textfmt.Quote(from))}
 	}
-	if from == e.User.User {
-		return nil, &ArgError{Err: fmt.Errorf("%s is you: gsd resume takes over a teammate's session", from)}
+	if user == e.User.User {
+		return nil, &ArgError{Err: fmt.Errorf("%s is you: gsd resume takes over a teammate's session", user)}
 	}
 	other := *e
-	other.User.User = from
+	other.User.User = user
 	other.histWarn = nil
+	if !fromRemote {
+		if _, err := e.readFile(other.SessionPath()); !errors.Is(err, fs.ErrNotExist) {
+			return e.resumeLocal(&other, user)
+		}
+	}
+	f, err := e.findFetched(user, remote)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		if fromRemote {
+			return nil, &ArgError{Err: fmt.Errorf("%s: no session of %s fetched from %s (gsd sync %s fetches them)", teamsync.FetchedRef(remote, user), user, remote, remote)}
+		}
+		return nil, &ArgError{Err: fmt.Errorf("%s: no session for %s (gsd sessions lists them)", other.SessionPath(), user)}
+	}
+	ts, _ := e.fetchedTeamSession(*f, e.now(), e.settings.IdleAfter)
+	switch {
+	case !f.HasSession:
+		return nil, fmt.Errorf("%s: no session in %s's published directory; nothing to take over", f.Ref, user)
+	case ts.State == TeamCorrupt:
+		return nil, fmt.Errorf("%s: not a valid session (%s); nothing to take over", ts.Path, joinReasons(ts.Reasons))
+	case ts.State == TeamActive && !opt.Force:
+		return nil, fmt.Errorf("%s@%s is active (last activity %s, synced %s): taking it over would put two agents on %s; ask them, or wait until it is idle, or gsd resume --force %s@%s",
+			user, f.Remote, ts.LastActivity.Format(time.RFC3339), f.SyncedAt.Format(time.RFC3339), ts.Plan, user, f.Remote)
+	}
+	return e.takeOver(user, f.Session, ts.Path, handoverNote(user, f.Remote, opt.Host), nil)
+}
+
+// resumeLocal takes over the session of other, a teammate on this checkout.
+func (e *Env) resumeLocal(other *Env, from string) (*ResumeResult, error) {
+	return e.takeOver(from, nil, other.SessionPath(), "from "+from, other)
+}
+
+// takeOver copies the teammate from's session (theirs, read at path; read from other's
+// directory under the lock when other is not nil) into the user's.
+func (e *Env) takeOver(from string, theirs []byte, srcPath, note string, other *Env) (*ResumeResult, error) {
 	res := &ResumeResult{From: from}
 	err := e.withLock(func() error {
-		theirs, err := e.readFile(other.SessionPath())
-		if errors.Is(err, fs.ErrNotExist) {
-			return &ArgError{Err: fmt.Errorf("%s: no session for %s (gsd sessions lists them)", other.SessionPath(), from)}
+		if other != nil {
+			var err error
+			theirs, err = e.readFile(srcPath)
+			if errors.Is(err, fs.ErrNotExist) {
+				return &ArgError{Err: fmt.Errorf("%s: no session for %s (gsd sessions lists them)", srcPath, from)}
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-		check := &Session{Path: other.SessionPath()}
+		check := &Session{Path: srcPath}
 		if err := check.read(theirs); err != nil {
 			return err
 		}
 		if check.State == StateCorrupt {
-			return fmt.Errorf("%s: not a valid session (%s); nothing to take over", other.SessionPath(), joinReasons(check.CorruptReasons))
+			return fmt.Errorf("%s: not a valid session (%s); nothing to take over", srcPath, joinReasons(check.CorruptReasons))
 		}
 		res.Plan = check.Plan
 		data := renameHeader(theirs, from, e.User.User)
@@ -87,10 +144,12 @@ func (e *Env) Resume(from string) (*ResumeResult, error) {
 			return err
 		}
 		e.record(mine, exists, append(evs, journal.Event{Type: journal.Resume, Plan: res.Plan,
-			Note: "from " + from, Session: string(data), SHA256: journal.Hash(data, true)})...)
-		other.record(theirs, true, journal.Event{Type: journal.HandedOver, Plan: res.Plan,
-			Note: "resumed by " + e.User.User, SHA256: journal.Hash(theirs, true)})
-		e.histWarn = append(e.histWarn, other.histWarn...)
+			Note: note, Session: string(data), SHA256: journal.Hash(data, true)})...)
+		if other != nil {
+			other.record(theirs, true, journal.Event{Type: journal.HandedOver, Plan: res.Plan,
+				Note: "resumed by " + e.User.User, SHA256: journal.Hash(theirs, true)})
+			e.histWarn = append(e.histWarn, other.histWarn...)
+		}
 		return nil
 	})
 	if err != nil {

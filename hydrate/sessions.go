@@ -49,6 +49,12 @@ type TeamSession struct {
 	Kinds        map[string]int `json:"snapshotKinds"`
 	Reasons      []string       `json:"reasons"`
 	SharedWith   []string       `json:"sharedWith,omitempty"` // other users working on the same plan
+	// Where the session was read: this checkout (Remote null), or a remote as of its user's last
+	// gsd sync (SyncedAt, the published commit's date; Ref, the fetched ref).
+	Remote      *string     `json:"remote"`
+	Ref         *string     `json:"ref"`
+	SyncedAt    *time.Time  `json:"syncedAt"`
+	TakenOverBy []TakenOver `json:"takenOverBy,omitempty"` // teammates who took this session over (gsd sync shows them)
 
 	state SessionState // as Inspect judged it, for sharedPlans
 }
@@ -73,6 +79,7 @@ func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 	res := &SessionsResult{IdleAfter: idleAfter}
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
 	if errors.Is(err, fs.ErrNotExist) {
+		e.addFetched(res, e.now(), idleAfter)
 		return res, nil
 	}
 	if err != nil {
@@ -98,6 +105,7 @@ func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 		}
 	}
 	res.Warnings = append(res.Warnings, markShared(res.Sessions)...)
+	e.addFetched(res, now, idleAfter)
 	return res, nil
 }
 
@@ -181,6 +189,14 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 		ts.Reasons = append(ts.Reasons, inspectErr.Error())
 		return ts, true, warn
 	}
+	e.judgeTeam(&ts, s, now, idleAfter)
+	return ts, true, warn
+}
+
+// judgeTeam gives ts its state from its session s and its last activity: the one rule for a
+// session in this checkout and one fetched by gsd sync.
+func (e *Env) judgeTeam(ts *TeamSession, s *Session, now time.Time, idleAfter time.Duration) {
+	user := ts.User
 	ts.Plan, ts.Done, ts.Total, ts.ResumeTask, ts.state = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask, s.State
 	for _, t := range s.Tasks {
 		if t.Status == planfile.InProgress {
@@ -209,7 +225,6 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 			}
 		}
 	}
-	return ts, true, warn
 }
 
 // planUser is one user's session as the same-plan warning sees it.

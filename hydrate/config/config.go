@@ -40,6 +40,7 @@ type Settings struct {
 	LockTimeout   time.Duration // how long a write waits for another gsd process
 	Journal       bool          // record the session journal
 	IdleAfter     time.Duration // when a session counts as idle
+	Sync          bool          // the lifecycle hooks run gsd sync (SessionEnd publishes, SessionStart fetches)
 
 	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
 	Warnings []string          // keys of the section gsd does not know
@@ -68,7 +69,7 @@ func (s *Settings) InvalidWarning(e *Error) string {
 }
 
 // Keys are the settings' keys, in the order gsd config shows them.
-var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter"}
+var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync"}
 
 // Value renders the setting key as gsd config shows it.
 func (s *Settings) Value(key string) string {
@@ -79,6 +80,8 @@ func (s *Settings) Value(key string) string {
 		return FormatDuration(s.LockTimeout)
 	case "journal":
 		return strconv.FormatBool(s.Journal)
+	case "sync":
+		return strconv.FormatBool(s.Sync)
 	case "idleAfter":
 		return FormatDuration(s.IdleAfter)
 	}
@@ -93,6 +96,8 @@ func (s *Settings) Typed(key string) any {
 		return s.KeepSnapshots
 	case "journal":
 		return s.Journal
+	case "sync":
+		return s.Sync
 	}
 	return s.Value(key)
 }
@@ -134,6 +139,7 @@ func (e *Error) FromEnvironment() bool { return strings.HasPrefix(e.Where, "GSD_
 type Environment struct {
 	LockTimeout time.Duration // GSD_LOCK_TIMEOUT
 	IdleAfter   time.Duration // GSD_IDLE_AFTER
+	Sync        *bool         // GSD_SYNC (1/true or 0/false), nil when unset
 }
 
 // ReadEnvironment reads GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER through lookupEnv (nil: none set). A
@@ -155,6 +161,13 @@ func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error)
 			}
 			*v.to = d
 		}
+	}
+	if s, ok := lookupEnv("GSD_SYNC"); ok && s != "" {
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return Environment{}, &Error{Where: "GSD_SYNC", Err: fmt.Errorf("%q is not 1, 0, true or false", s)}
+		}
+		env.Sync = &b
 	}
 	return env, nil
 }
@@ -187,6 +200,9 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 	}
 	if env.IdleAfter > 0 {
 		s.IdleAfter, s.Sources["idleAfter"] = env.IdleAfter, "GSD_IDLE_AFTER"
+	}
+	if env.Sync != nil {
+		s.Sync, s.Sources["sync"] = *env.Sync, "GSD_SYNC"
 	}
 	return s, nil
 }
@@ -234,13 +250,17 @@ func (s *Settings) file(data []byte) error {
 			} else {
 				s.IdleAfter = d
 			}
-		case "journal":
+		case "journal", "sync":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
 				bad(fmt.Errorf("%s is not true or false", show(v)))
 				continue
 			}
-			s.Journal = b
+			if k == "journal" {
+				s.Journal = b
+			} else {
+				s.Sync = b
+			}
 		default:
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s.%s: unknown setting, ignored (known: %s)", File, Section, k, strings.Join(Keys, ", ")))
 			continue

@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/config"
+	"github.com/gsd-tools/gsd/hydrate/teamsync"
+)
+
+func (a *app) newSyncCmd() *cobra.Command {
+	var timeout time.Duration
+	var fetchOnly, quiet bool
+	c := &cobra.Command{
+		Use:   "sync [REMOTE]",
+		Short: "Publish your session through git and fetch your teammates'",
+		Long: `Sync shares sessions through git itself, outside the branches, as git-bug shares bugs. It
+commits your session directory (current-plan.md, the journal, the snapshots; nothing else) on
+refs/gsd/sessions/<you> and pushes that one ref to REMOTE, and fetches every teammate's
+refs/gsd/sessions/* into refs/gsd/remotes/REMOTE/sessions/*. gsd sessions then lists their
+sessions beside this checkout's, and gsd resume USER takes one over.
+
+REMOTE defaults to the current branch's upstream remote, else origin. Sync runs your own git
+(credential helpers, ssh, every protocol), never prompts, and gives each network step
+--timeout (else GSD_SYNC_TIMEOUT, else 30s). It never touches the index, the working tree,
+HEAD, a branch or any other ref; a remote that cannot be reached or refuses the push is one
+line on stderr, exit 1, and nothing is lost.
+
+Each user writes only their own ref, so teammates never conflict. When you sync from two
+machines, the one that finds the remote ahead merges: the journals are united event by event
+(none lost, none twice, in time order), the session recomputed from them; when the two
+disagree (different plans, different tasks in progress) both are kept as snapshots
+(sync-local, sync-remote) and the latest is current. The merge commit has both parents.
+
+To stop sharing: git push REMOTE --delete refs/gsd/sessions/<you>, and locally
+git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many machines".`,
+		Example: `  gsd sync
+  gsd sync upstream --timeout 10s
+  gsd sessions
+  gsd resume ann`,
+		Args: maxArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if !c.Flags().Changed("timeout") {
+				if v := a.getenv("GSD_SYNC_TIMEOUT"); v != "" {
+					d, err := config.ParseDuration(v)
+					if err != nil {
+						return usageError{fmt.Errorf("GSD_SYNC_TIMEOUT: %v", err)}
+					}
+					timeout = d
+				}
+			}
+			if timeout <= 0 {
+				return usageError{fmt.Errorf("--timeout %s: must be positive", timeout)}
+			}
+			remote := ""
+			if len(args) == 1 {
+				remote = args[0]
+			}
+			env, dir, err := a.open()
+			if err != nil {
+				return err
+			}
+			if !teamsync.Available() {
+				return fmt.Errorf("sync needs git, and there is none on PATH")
+			}
+			host, _ := os.Hostname()
+			res, err := env.Sync(context.Background(), hydrate.SyncOptions{Remote: remote, Git: teamsync.ExecGit{Dir: dir},
+				Timeout: timeout, Host: host, NoPush: fetchOnly})
+			if res != nil && err != nil && !a.json {
+				a.printSync(res, true)
+			}
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(syncJSON(res))
+			}
+			if !quiet {
+				a.printSync(res, false)
+			}
+			return nil
+		},
+	}
+	c.Flags().DurationVar(&timeout, "timeout", hydrate.DefaultSyncTimeout, "give up on each network step after `DURATION`")
+	c.Flags().BoolVar(&fetchOnly, "fetch-only", false, "fetch the teammates' sessions, publish nothing")
+	c.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and warnings")
+	return c
+}
+
+// printSync says what gsd sync did; partial is a sync that failed after a local commit.
+func (a *app) printSync(res *hydrate.SyncResult, partial bool) {
+	for _, s := range res.Skipped {
+		a.warn("%s: not gsd's, not published (only the session, the journal and snapshots are)", s)
+	}
+	if m := res.Merge; m != nil {
+		switch {
+		case m.Conflict != "":
+			printf(a.stdout, "merged your session from another machine: %s; kept both as %s; the %s one is current\n", m.Conflict, strings.Join(res.Kept, " and "), m.Took)
+		case m.Took == teamsync.TookMerged:
+			printf(a.stdout, "merged your session from another machine: %d events from there, %d from here, statuses of both\n", m.OnlyRemote, m.OnlyLocal)
+		case m.Took == teamsync.TookRemote:
+			printf(a.stdout, "took your session as another machine published it (%d events from there)\n", m.OnlyRemote)
+		}
+	}
+	if partial {
+		return
+	}
+	switch {
+	case res.NoSession:
+		printf(a.stdout, "no session to publish\n")
+	case res.Pushed:
+		printf(a.stdout, "published %s (%s) to %s\n", res.Ref, short(res.Commit), res.Remote)
+	}
+	who := "teammates'"
+	if res.Teammates == 1 {
+		who = "teammate's"
+	}
+	printf(a.stdout, "fetched %d %s sessions from %s (gsd sessions lists them)\n", res.Teammates, who, res.Remote)
+	for _, h := range res.TakenOver {
+		on := ""
+		if h.Host != "" {
+			on = " on " + h.Host
+		}
+		printf(a.stdout, "your session was taken over by %s%s at %s\n", h.By, on, h.Time.Format(time.RFC3339))
+	}
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+func syncJSON(res *hydrate.SyncResult) any {
+	type merge struct {
+		Took       string  `json:"took"`
+		Conflict   *string `json:"conflict"`
+		OnlyLocal  int     `json:"eventsFromHere"`
+		OnlyRemote int     `json:"eventsFromThere"`
+	}
+	type takeover struct {
+		By   string    `json:"by"`
+		Host *string   `json:"host"`
+		Time time.Time `json:"time"`
+	}
+	var m *merge
+	if res.Merge != nil {
+		m = &merge{Took: res.Merge.Took, Conflict: optString(res.Merge.Conflict), OnlyLocal: res.Merge.OnlyLocal, OnlyRemote: res.Merge.OnlyRemote}
+	}
+	tos := []takeover{}
+	for _, h := range res.TakenOver {
+		tos = append(tos, takeover{By: h.By, Host: optString(h.Host), Time: h.Time})
+	}
+	return struct {
+		SchemaVersion int        `json:"schemaVersion"`
+		Remote        string     `json:"remote"`
+		Ref           string     `json:"ref"`
+		Commit        *string    `json:"commit"`
+		Pushed        bool       `json:"pushed"`
+		Merge         *merge     `json:"merge"`
+		Kept          []string   `json:"kept"`
+		Adopted       []string   `json:"adopted"`
+		Skipped       []string   `json:"skipped"`
+		Teammates     int        `json:"teammates"`
+		TakenOverBy   []takeover `json:"takenOverBy"`
+	}{SchemaVersion, res.Remote, res.Ref, optString(res.Commit), res.Pushed, m, nonNil(res.Kept), nonNil(res.Adopted), nonNil(res.Skipped), res.Teammates, tos}
+}

@@ -1,0 +1,97 @@
+package teamsync
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Where sessions live: a user's own published session, and teammates' as fetched from a remote.
+const (
+	SessionsPrefix = "refs/gsd/sessions/"
+	RemotesPrefix  = "refs/gsd/remotes/"
+)
+
+// OwnRef is the ref that holds user's published session.
+func OwnRef(user string) string { return SessionsPrefix + user }
+
+// FetchedRef is where user's session, as fetched from remote, is kept.
+func FetchedRef(remote, user string) string {
+	return RemotesPrefix + remote + "/sessions/" + user
+}
+
+// FetchRefspec fetches every session of remote, replacing what was fetched before: each user
+// writes only their own ref, and a teammate who rewrote theirs by hand is taken as they are.
+func FetchRefspec(remote string) string {
+	return "+" + SessionsPrefix + "*:" + RemotesPrefix + remote + "/sessions/*"
+}
+
+// splitFetched splits a fetched ref into its remote and user; ok is false for any other ref.
+func splitFetched(ref string) (remote, user string, ok bool) {
+	rest, found := strings.CutPrefix(ref, RemotesPrefix)
+	if !found {
+		return "", "", false
+	}
+	i := strings.LastIndex(rest, "/sessions/")
+	if i <= 0 {
+		return "", "", false
+	}
+	return rest[:i], rest[i+len("/sessions/"):], true
+}
+
+// CheckUser refuses a user name that cannot be one component of a ref name, by git
+// check-ref-format's rules, or that is not a session directory name as gsd writes them
+// (lower-case letters, digits and inner dashes): a hostile name never reaches git.
+func CheckUser(user string) error {
+	if err := checkComponent(user); err != nil {
+		return fmt.Errorf("user %q cannot name a ref (%v)", user, err)
+	}
+	for i := 0; i < len(user); i++ {
+		c := user[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' && i > 0 && i < len(user)-1) {
+			return fmt.Errorf("user %q is not a session directory name as gsd writes them", user)
+		}
+	}
+	return nil
+}
+
+// CheckRemote refuses a remote name git would not accept as part of a ref name, or that would
+// read as an option (a URL has a ':' and is refused: sync needs a name to file what it fetches
+// under).
+func CheckRemote(remote string) error {
+	if remote == "" || strings.HasPrefix(remote, "-") {
+		return fmt.Errorf("remote %q is not a remote name (git remote lists them)", remote)
+	}
+	for _, c := range strings.Split(remote, "/") {
+		if err := checkComponent(c); err != nil {
+			return fmt.Errorf("remote %q is not a remote name git can file refs under (%v)", remote, err)
+		}
+	}
+	return nil
+}
+
+// checkComponent applies git check-ref-format's rules to one component of a ref name.
+func checkComponent(c string) error {
+	switch {
+	case c == "":
+		return fmt.Errorf("empty")
+	case strings.HasPrefix(c, "."):
+		return fmt.Errorf("begins with a dot")
+	case strings.HasSuffix(c, ".lock"):
+		return fmt.Errorf("ends with .lock")
+	case strings.HasSuffix(c, "."):
+		return fmt.Errorf("ends with a dot")
+	case strings.Contains(c, ".."):
+		return fmt.Errorf("contains ..")
+	case strings.Contains(c, "@{"), c == "@":
+		return fmt.Errorf("contains @{ or is @")
+	}
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; {
+		case b < 0x20 || b == 0x7f:
+			return fmt.Errorf("contains a control character")
+		case strings.IndexByte(" ~^:?*[\\/", b) >= 0:
+			return fmt.Errorf("contains %q", b)
+		}
+	}
+	return nil
+}

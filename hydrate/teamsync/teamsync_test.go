@@ -1,0 +1,173 @@
+package teamsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/journal"
+	"github.com/gsd-tools/gsd/planfile"
+)
+
+const session = `<!-- Session progress for ann -->
+<!-- Plan: p.md -->
+<!-- Started: 2026-02-03T10:00:00Z -->
+
+<tasks>
+<task type="auto" status="pending"><name>Task 1</name></task>
+<task type="auto" status="pending"><name>Task 2</name></task>
+</tasks>
+`
+
+func line(t *testing.T, ev journal.Event) string {
+	t.Helper()
+	ev.SchemaVersion = journal.SchemaVersion
+	b, err := journal.Encode(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func at(min int) time.Time { return time.Date(2026, 2, 3, 10, min, 0, 0, time.UTC) }
+
+// mark returns the session with task n set to st, and its journal line.
+func mark(t *testing.T, src string, seq int64, min, n int, st planfile.Status) (string, string) {
+	t.Helper()
+	out, err := planfile.SetStatus([]byte(src), n, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), line(t, journal.Event{Seq: seq, Time: at(min), Type: journal.Mark, Task: n, New: string(st), SHA256: journal.Hash(out, true)})
+}
+
+func TestMergeJournalsUnitesOnce(t *testing.T) {
+	boot := line(t, journal.Event{Seq: 1, Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+	_, m1 := mark(t, session, 2, 1, 1, planfile.Complete)
+	_, m2 := mark(t, session, 2, 2, 2, planfile.InProgress)
+	torn := "{\"schemaVersion\":1,\"seq\":3,\"ti\n"
+	local := boot + m1 + torn
+	remote := boot + m2
+	got, onlyL, onlyR := MergeJournals([]byte(local), []byte(remote))
+	want := boot + m1 + torn + m2
+	if string(got) != want || onlyL != 2 || onlyR != 1 {
+		t.Errorf("merged (%d, %d):\n%s\nwant:\n%s", onlyL, onlyR, got, want)
+	}
+	// Merging again changes nothing: no event twice.
+	again, _, onlyR2 := MergeJournals(got, []byte(remote))
+	if string(again) != want || onlyR2 != 0 {
+		t.Errorf("merging twice:\n%s", again)
+	}
+}
+
+func TestMergeDecides(t *testing.T) {
+	boot := line(t, journal.Event{Seq: 1, Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+	s1, m1 := mark(t, session, 2, 1, 1, planfile.Complete)
+	s2, m2 := mark(t, session, 2, 2, 2, planfile.InProgress)
+	both, _ := planfile.SetStatus([]byte(s1), 2, planfile.InProgress)
+
+	// The remote has all of the local history and more: take it.
+	r := Merge(Side{Session: []byte(session), Exists: true, Journal: []byte(boot)}, Side{Session: []byte(s1), Exists: true, Journal: []byte(boot + m1)})
+	if r.Took != TookRemote || string(r.Session) != s1 || r.KeepLocal || r.KeepRemote {
+		t.Errorf("fast-forward: %+v", r)
+	}
+	// Both went on, on one plan: the statuses of both.
+	r = Merge(Side{Session: []byte(s1), Exists: true, Journal: []byte(boot + m1)}, Side{Session: []byte(s2), Exists: true, Journal: []byte(boot + m2)})
+	if r.Took != TookMerged || string(r.Session) != string(both) || r.Conflict != "" {
+		t.Errorf("merged: %+v\n%s", r, r.Session)
+	}
+	// Two different tasks in progress: both kept, the latest current.
+	s3, m3 := mark(t, session, 2, 3, 1, planfile.InProgress)
+	r = Merge(Side{Session: []byte(s3), Exists: true, Journal: []byte(boot + m3)}, Side{Session: []byte(s2), Exists: true, Journal: []byte(boot + m2)})
+	if r.Conflict == "" || !r.KeepLocal || !r.KeepRemote || r.Took != TookLocal {
+		t.Errorf("conflict: %+v", r)
+	}
+	// A remote rewritten by hand (no journal, no session): the local session stands.
+	r = Merge(Side{Session: []byte(s1), Exists: true, Journal: []byte(boot + m1)}, Side{})
+	if r.Took != TookLocal || string(r.Session) != s1 || string(r.Journal) != boot+m1 {
+		t.Errorf("rewritten remote: %+v", r)
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, ok := range []string{"ann", "ann-lee", "a1"} {
+		if err := CheckUser(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", ".x", "a..b", "a.lock", "a/b", "A", "a b", "-a", "a-", "@", "a@{1}", "a~1", "a^", "a:b", "a\x00", "a\\b", "a*"} {
+		if CheckUser(bad) == nil {
+			t.Errorf("user %q accepted", bad)
+		}
+	}
+	for _, ok := range []string{"origin", "team/upstream"} {
+		if err := CheckRemote(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "-oops", "https://x/y.git", "a..b", "x.lock", "a//b"} {
+		if CheckRemote(bad) == nil {
+			t.Errorf("remote %q accepted", bad)
+		}
+	}
+	if r, u, ok := splitFetched("refs/gsd/remotes/team/up/sessions/ann"); !ok || r != "team/up" || u != "ann" {
+		t.Errorf("splitFetched: %q %q %v", r, u, ok)
+	}
+}
+
+// fakeGit answers from a table, for what real git is not needed for.
+type fakeGit struct {
+	calls []string
+	err   error
+}
+
+func (f *fakeGit) Run(_ context.Context, _ []byte, _ []string, args ...string) ([]byte, error) {
+	f.calls = append(f.calls, strings.Join(args, " "))
+	return nil, f.err
+}
+
+func TestPushClassifies(t *testing.T) {
+	g := &fakeGit{err: &Error{Args: []string{"push"}, TimedOut: true, Err: context.DeadlineExceeded}}
+	err := Repo{Git: g}.Push(context.Background(), "origin", OwnRef("ann"))
+	var ge *Error
+	if !errors.As(err, &ge) || !ge.TimedOut || !strings.Contains(err.Error(), "time limit") {
+		t.Errorf("timeout: %v", err)
+	}
+	if g.calls[0] != "push --porcelain origin refs/gsd/sessions/ann:refs/gsd/sessions/ann" {
+		t.Errorf("pushed %q: only the user's own ref, never forced", g.calls[0])
+	}
+}
+
+type scriptGit struct{ out string }
+
+func (s scriptGit) Run(_ context.Context, _ []byte, _ []string, args ...string) ([]byte, error) {
+	return []byte(s.out), &Error{Args: args, Code: 1, Stderr: "remote: sessions are not welcome\nerror: failed to push some refs", Err: fmt.Errorf("exit 1")}
+}
+
+func TestPushRefusals(t *testing.T) {
+	err := Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[rejected] (non-fast-forward)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	if !errors.Is(err, ErrRejected) {
+		t.Errorf("non-fast-forward: %v", err)
+	}
+	err = Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (pre-receive hook declined)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	var re *RefusedError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "pre-receive hook declined) (sessions are not welcome)") {
+		t.Errorf("refused: %v", err)
+	}
+}
+
+func TestHasFetched(t *testing.T) {
+	none := func(string) bool { return false }
+	if HasFetched("/r/.git", none, func(string, string) bool { return false }) {
+		t.Error("nothing there, yet fetched")
+	}
+	if !HasFetched("/r/.git", func(p string) bool { return p == "/r/.git/refs/gsd/remotes" }, func(string, string) bool { return false }) {
+		t.Error("loose refs not seen")
+	}
+	if !HasFetched("/r/.git", none, func(p, s string) bool { return p == "/r/.git/packed-refs" && s == " refs/gsd/remotes/" }) {
+		t.Error("packed refs not seen")
+	}
+}
