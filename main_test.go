@@ -39,7 +39,6 @@ func TestScripts(t *testing.T) {
 			}
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", "")
-			e.Setenv("XDG_CACHE_HOME", "") // gsd's cache is $HOME/.cache/gsd, in the script's directory
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			e.Setenv("GSD_USER", "")
 			e.Setenv("GSD_WORKSTREAM", "")
@@ -55,8 +54,6 @@ func TestScripts(t *testing.T) {
 			"crlf":       crlf,
 			"mtime":      mtime,
 			"appendfile": appendfile,
-			"memoedit":   memoedit,
-			"sleep":      sleep,
 		},
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,10 +30,6 @@ runs it (--user, GSD_USER).
 With --explain, it also prints the evidence the position rests on, one file:line each: the
 milestone, the phase and the plan, and which rule of the position model chose them.
 
-With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with every file,
-directory and variable it read, and printed again, without reading the project, while each is
-as it was (README: Reports are kept).
-
 With --check, exit status is 1 when any problem is an error, 0 otherwise. When GITHUB_ACTIONS is
 true, problems are also emitted as workflow annotations and a summary table is appended to
 $GITHUB_STEP_SUMMARY.`,
@@ -43,15 +38,6 @@ $GITHUB_STEP_SUMMARY.`,
   gsd progress --check             # in CI`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			// The JSON report depends on nothing but the project, the environment and the clock:
-			// it is kept, and printed again while none of them has changed (memo.go).
-			memoize := a.json && !check
-			if memoize {
-				if out, ok := a.recall("progress --json", strconv.FormatBool(all)); ok {
-					_, err := a.stdout.Write(out)
-					return err
-				}
-			}
 			env, _, err := a.openAnyone()
 			if err != nil {
 				return err
@@ -66,9 +52,7 @@ $GITHUB_STEP_SUMMARY.`,
 				// Room for a large project's report at once: a buffer that grows is copied at every
 				// step, while capacity never written costs a process no memory.
 				out := rep.appendJSON(make([]byte, 0, 64<<10))
-				if _, err = a.stdout.Write(out); memoize {
-					a.remember(out, r.Until)
-				}
+				_, err = a.stdout.Write(out)
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
