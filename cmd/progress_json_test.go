@@ -9,6 +9,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/internal/testcorpus"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -25,12 +26,18 @@ func encodingJSON(t *testing.T, v any) []byte {
 
 // TestProgressJSONWriter holds progress --json's writer to encoding/json's output for the same
 // report, the struct tags being the format's definition: on every corpus tree (the current
-// milestone and --all), and on a report with every optional field set, nil and empty lists, and
-// text encoding/json escapes.
+// milestone and --all; GSD_CORPUS), and on a report with every optional field set, nil and empty
+// lists, and text encoding/json escapes.
 func TestProgressJSONWriter(t *testing.T) {
+	t.Run("corpus", testProgressJSONWriterCorpus)
+	testProgressJSONWriterOdd(t)
+}
+
+func testProgressJSONWriterCorpus(t *testing.T) {
+	corpusDir := testcorpus.Dir(t)
 	ents, err := os.ReadDir(corpusDir)
 	if err != nil {
-		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err)
+		t.Fatal(err)
 	}
 	trees := 0
 	for _, e := range ents {
@@ -60,7 +67,9 @@ func TestProgressJSONWriter(t *testing.T) {
 	if trees < 6 {
 		t.Fatalf("the corpus has %d trees", trees)
 	}
+}
 
+func testProgressJSONWriterOdd(t *testing.T) {
 	odd := "<b>&amp;</b> \"q\" \\ tab\t nl\n \x01 \xff bad \u2028 日本"
 	yes, no := true, false
 	n := 3

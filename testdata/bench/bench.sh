@@ -8,13 +8,14 @@
 #   hydrate   `gsd hydrate --porcelain` (a valid session) on 10 and on 1,000 finished phases, and
 #             a static Go hello-world's process start as the floor
 #   upstream  `gsd progress --json` against upstream GSD's `gsd-tools.cjs roadmap analyze` on
-#             scratch copies of the largest corpus tree (../shared/corpus/cipher-box)
+#             scratch copies of the largest corpus tree ($GSD_CORPUS/cipher-box)
 #   hooks     each lifecycle hook (session-start, pre-compact, session-end), fed the JSON Claude
 #             Code writes, against `gsd --version`, on the 10-phase project with a valid session
 #             (hyperfine's shell mode, for the redirection; it subtracts the shell's own time)
 # With no section named, all four run; a summary of the ratios ends the output.
 # Needs hyperfine, go, git, and for `upstream` node, npm (the package is fetched with `npm pack` into
-# a scratch directory at every run) and ../shared next to the repository. The summary is computed
+# a scratch directory at every run) and GSD_CORPUS (relative to the repository root, or absolute:
+# GSD_CORPUS=../shared/corpus). The summary is computed
 # with node when it is present, else python3 (BENCH_JSON=python3 chooses). make bench is not run in CI.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream]..." >&2; exit 2; }
@@ -24,7 +25,9 @@ sections=${*:-spec hydrate upstream hooks}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 upstream_pkg=get-shit-done-cc@1.37.1
-corpus=$root/../shared/corpus/cipher-box
+corpus=${GSD_CORPUS:-}
+case $corpus in "" | /*) ;; *) corpus=$root/$corpus ;; esac
+corpus=${corpus:+$corpus/cipher-box}
 
 die() { echo "bench: $*" >&2; exit 1; }
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -35,7 +38,8 @@ command -v hyperfine >/dev/null || die "hyperfine is needed (apt-get install hyp
 if want upstream; then
   command -v node >/dev/null || die "node is needed for the upstream comparison (apt-get install nodejs npm)"
   command -v npm >/dev/null || die "npm is needed for the upstream comparison (apt-get install npm)"
-  [ -d "$corpus/.planning" ] || die "the corpus tree $corpus is missing: the upstream comparison needs ../shared next to the repository"
+  [ -n "$corpus" ] || die "the upstream comparison needs GSD_CORPUS (GSD_CORPUS=../shared/corpus)"
+  [ -d "$corpus/.planning" ] || die "the corpus tree $corpus is missing"
 fi
 json=${BENCH_JSON:-} # node or python3, to choose
 if [ -n "$json" ]; then command -v "$json" >/dev/null || die "BENCH_JSON=$json is not on PATH"
