@@ -8,19 +8,73 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/gsd-tools/gsd/cmd"
 )
 
+// The gsd the scripts and the process tests run is built once, the first time one asks for it,
+// as users get it: CGO_ENABLED=0 and without the race detector, whatever this test binary was
+// built with. A race-instrumented process takes far longer to start, and the scripts start
+// some 500; the in-process tests (package cmd and below) are what the race detector covers.
+var gsdBuild struct {
+	once sync.Once
+	dir  string // holds gsd (gsd.exe on Windows), removed when the tests end
+	err  error
+}
+
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"gsd": func() { os.Exit(cmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	code := m.Run()
+	if gsdBuild.dir != "" {
+		os.RemoveAll(gsdBuild.dir)
+	}
+	os.Exit(code)
+}
+
+// gsdBin is the gsd binary the tests run: GSD_TEST_BIN when set (an older build, to see the
+// tests fail), else gsd built from this checkout. A failed build fails the test: never a skip,
+// and never some other gsd (one on PATH would test other code).
+func gsdBin(t testing.TB) string {
+	t.Helper()
+	dir, err := gsdDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, exeName("gsd"))
+}
+
+// gsdDir is the directory that holds the gsd gsdBin gives, under the name gsd, for PATH.
+func gsdDir() (string, error) {
+	gsdBuild.once.Do(func() {
+		gsdBuild.dir, gsdBuild.err = os.MkdirTemp("", "gsd-test-bin-")
+		if gsdBuild.err != nil {
+			return
+		}
+		bin := filepath.Join(gsdBuild.dir, exeName("gsd"))
+		if p := os.Getenv("GSD_TEST_BIN"); p != "" {
+			if p, gsdBuild.err = filepath.Abs(p); gsdBuild.err == nil {
+				gsdBuild.err = os.Symlink(p, bin)
+			}
+			return
+		}
+		cmd := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			gsdBuild.err = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
 	})
+	return gsdBuild.dir, gsdBuild.err
+}
+
+func exeName(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
 }
 
 var update = flag.Bool("update", false, "rewrite the expected files of testdata/script/*.txtar")
@@ -33,6 +87,11 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
+			bin, err := gsdDir()
+			if err != nil {
+				return err
+			}
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 			home := filepath.Join(e.WorkDir, "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
