@@ -48,11 +48,7 @@ $GITHUB_STEP_SUMMARY.`,
 			}
 			switch {
 			case a.json:
-				rep := progressJSON(r, all)
-				// Room for a large project's report at once: a buffer that grows is copied at every
-				// step, while capacity never written costs a process no memory.
-				out := rep.appendJSON(make([]byte, 0, 64<<10))
-				_, err = a.stdout.Write(out)
+				err = a.printJSON(progressJSON(r, all))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
