@@ -5,7 +5,7 @@ package main
 // Process-level proofs of the write guarantees: many gsd processes at once lose no update, a
 // bounded lock wait ends in a clear error, a killed holder frees the lock at once, and SIGKILL at
 // any moment of a write leaves the old or the new session, never a torn one. The processes are
-// this test binary under the name gsd, as testscript.Main puts it on PATH.
+// gsd as users get it (gsdBin).
 
 import (
 	"bytes"
@@ -33,27 +33,6 @@ func processTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts gsd processes: go test without -short runs it")
 	}
-}
-
-// gsdBin builds gsd as users get it (CGO_ENABLED=0, no race detector: a race-instrumented
-// process takes a hundred times longer to start, and the in-process tests cover races) into a
-// temporary directory, unless GSD_TEST_BIN names a binary. Without a go command it falls back to the test binary that
-// testscript.Main puts on PATH under the name gsd.
-func gsdBin(t testing.TB) string {
-	t.Helper()
-	// GSD_TEST_BIN runs these tests against another build (an older one, to see them fail).
-	if p := os.Getenv("GSD_TEST_BIN"); p != "" {
-		return p
-	}
-	bin := filepath.Join(t.TempDir(), "gsd")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		// Never skip, and never fall back to some other gsd (one on PATH would test other code):
-		// these are the tests that prove no update is lost.
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // gsdEnv is a clean environment for gsd processes: no user git config, a fixed clock.

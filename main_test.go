@@ -8,20 +8,85 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/gsd-tools/gsd/cmd"
 )
 
+// The gsd the scripts and the process tests run is built once, the first time one asks for it,
+// as users get it: CGO_ENABLED=0 and without the race detector, whatever this test binary was
+// built with. A race-instrumented process takes far longer to start, and the scripts start
+// some 500; the in-process tests (package cmd and below) are what the race detector covers.
+var gsdBuild struct {
+	once sync.Once
+	dir  string // holds gsd (gsd.exe on Windows), removed when the tests end
+	err  error
+}
+
+// TestMain also makes this test binary the program gsd-fsize (gsd under a file size limit:
+// fsize_unix_test.go), which a story runs to fill a disk; the gsd of every other story is the
+// one gsdBin builds.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"gsd":       func() { os.Exit(cmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	testscript.Main(cleanup{m}, map[string]func(){
 		"gsd-fsize": func() { os.Exit(gsdFsize()) },
 	})
+}
+
+// cleanup runs the tests, then removes the gsd they built.
+type cleanup struct{ m *testing.M }
+
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	if gsdBuild.dir != "" {
+		os.RemoveAll(gsdBuild.dir)
+	}
+	return code
+}
+
+// gsdBin is the gsd binary the tests run: GSD_TEST_BIN when set (an older build, to see the
+// tests fail), else gsd built from this checkout. A failed build fails the test: never a skip,
+// and never some other gsd (one on PATH would test other code).
+func gsdBin(t testing.TB) string {
+	t.Helper()
+	dir, err := gsdDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, exeName("gsd"))
+}
+
+// gsdDir is the directory that holds the gsd gsdBin gives, under the name gsd, for PATH.
+func gsdDir() (string, error) {
+	gsdBuild.once.Do(func() {
+		gsdBuild.dir, gsdBuild.err = os.MkdirTemp("", "gsd-test-bin-")
+		if gsdBuild.err != nil {
+			return
+		}
+		bin := filepath.Join(gsdBuild.dir, exeName("gsd"))
+		if p := os.Getenv("GSD_TEST_BIN"); p != "" {
+			if p, gsdBuild.err = filepath.Abs(p); gsdBuild.err == nil {
+				gsdBuild.err = os.Symlink(p, bin)
+			}
+			return
+		}
+		cmd := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			gsdBuild.err = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	return gsdBuild.dir, gsdBuild.err
+}
+
+func exeName(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
 }
 
 var update = flag.Bool("update", false, "rewrite the expected files of testdata/script/*.txtar")
@@ -34,13 +99,17 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
+			bin, err := gsdDir()
+			if err != nil {
+				return err
+			}
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 			home := filepath.Join(e.WorkDir, "home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
 			}
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", "")
-			e.Setenv("XDG_CACHE_HOME", "") // gsd's cache is $HOME/.cache/gsd, in the script's directory
 			e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			e.Setenv("GSD_USER", "")
 			e.Setenv("GSD_WORKSTREAM", "")
@@ -57,8 +126,6 @@ func TestScripts(t *testing.T) {
 			"mtime":      mtime,
 			"appendfile": appendfile,
 			"appendline": appendline,
-			"memoedit":   memoedit,
-			"sleep":      sleep,
 		},
 	})
 }

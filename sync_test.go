@@ -96,7 +96,7 @@ func (w *syncWorld) env(extra ...string) []string {
 	home := filepath.Join(w.dir, "home")
 	_ = os.MkdirAll(home, 0o755)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "SOURCE_DATE_EPOCH=1770112800",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GSD_CACHE=off"}
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
 	if runtime.GOOS == "windows" {
 		env = append(env, "SYSTEMROOT="+os.Getenv("SYSTEMROOT"), "USERPROFILE="+home)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 	"github.com/gsd-tools/gsd/planfile"
 )
 
@@ -20,17 +21,14 @@ func hasSections(t *testing.T, path string) bool {
 	return len(p.Tasks) > 0 && p.Tasks[0].Section != nil
 }
 
-// corpusDir is the shared corpus of real GSD projects beside the checkout (../shared).
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
-
 // TestCorpusProgress runs gsd progress --json, as a user would, over every real project of the
-// shared corpus and checks it against corpus/EXPECTED.json: where each stands as a person reads
-// it (scope, current phase, active plan, trackability) and its plan-file counts. The corpus is
-// part of CI's checkout: without it this fails, it never skips.
+// corpus (GSD_CORPUS) and checks it against its EXPECTED.json: where each stands as a person reads
+// it (scope, current phase, active plan, trackability) and its plan-file counts.
 func TestCorpusProgress(t *testing.T) {
+	corpusDir := testcorpus.Dir(t)
 	b, err := os.ReadFile(filepath.Join(corpusDir, "EXPECTED.json"))
 	if err != nil {
-		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err)
+		t.Fatal(err)
 	}
 	var want map[string]struct {
 		Scope        string  `json:"scope"`

@@ -110,8 +110,7 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 			}
 		}
 	}
-	out := hook.NewSessionStartOutput(settings.Event, context)
-	if _, err := a.stdout.Write(out.AppendJSON(nil)); err != nil {
+	if err := hook.NewSessionStartOutput(settings.Event, context).Write(a.stdout); err != nil {
 		a.hookNote("session-start", "%v", err)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -36,10 +35,6 @@ The position follows the latest work, and says how sure it is (high, medium, low
 other readings a person could defend: --explain prints them, every --json carries
 "confidence" and "alternatives" (gsd help position).
 
-With --json, the report is kept in gsd's cache (GSD_CACHE; off for none) with every file,
-directory and variable it read, and printed again, without reading the project, while each is
-as it was (gsd help files).
-
 With --check, exit status is 1 when any problem is an error, 0 otherwise. Only a contradiction
 in current work is an error (a phase of an unshipped milestone marked complete while a plan of it
 has no SUMMARY; plans of one phase in two directories of phases/). History draws notes, never
@@ -58,15 +53,6 @@ written is said on stderr; it does not fail the check.`,
   gsd progress --check             # in CI`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			// The JSON report depends on nothing but the project, the environment and the clock:
-			// it is kept, and printed again while none of them has changed (memo.go).
-			memoize := a.json && !check
-			if memoize {
-				if out, ok := a.recall("progress --json", strconv.FormatBool(all)); ok {
-					_, err := a.stdout.Write(out)
-					return err
-				}
-			}
 			env, _, err := a.openAnyone()
 			if err != nil {
 				return err
@@ -77,13 +63,7 @@ written is said on stderr; it does not fail the check.`,
 			}
 			switch {
 			case a.json:
-				rep := progressJSON(r, all)
-				// Room for a large project's report at once: a buffer that grows is copied at every
-				// step, while capacity never written costs a process no memory.
-				out := rep.appendJSON(make([]byte, 0, 64<<10))
-				if _, err = a.stdout.Write(out); memoize {
-					a.remember(out, r.Until)
-				}
+				err = a.printJSON(progressJSON(r, all))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:

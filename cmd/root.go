@@ -23,7 +23,6 @@ import (
 	"github.com/gsd-tools/gsd/hydrate/teamsync"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile"
-	"github.com/gsd-tools/gsd/planfile/memo"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -49,12 +48,6 @@ type app struct {
 	noColor bool
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
-
-	// The report cache (memo.go): every variable looked up; the file of the memo recall
-	// missed, and the memo remember kept for it, to be stored when the command ends cleanly.
-	envSeen  []memo.Var
-	memoFile string
-	kept     *memo.Memo
 
 	// Who writes, for the journal: "cli" unless a hook or server says otherwise, and the
 	// agent session when known (the hook's session_id, else GSD_INSTANCE).
@@ -92,9 +85,8 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 		}
 	}()
 	out := &errWriter{w: stdout}
-	errOut := &flagWriter{w: stderr}
-	a := &app{stdin: stdin, stdout: out, stderr: errOut}
-	a.lookupEnv, a.now = a.lookupRecorded, a.clock
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, lookupEnv: os.LookupEnv}
+	a.now = a.clock
 	root := a.newRootCmd(sc)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
@@ -108,10 +100,7 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 		for _, w := range a.env.SettingsWarnings() {
 			a.warn("%s", w)
 		}
-		_ = a.env.Close() // stores what the listing cache learnt; a store that fails only costs speed
-		if err == nil && out.err == nil && !errOut.wrote {
-			a.storeMemo()
-		}
+		_ = a.env.Close()
 	}
 	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {
 		// What the user asked for is lost (a full disk, a closed pipe): that is a failure
@@ -461,57 +450,23 @@ func (a *app) openFor(user bool) (*hydrate.Env, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	cache, err := a.listingCache()
-	if err != nil {
-		return nil, "", err
-	}
 	settings, err := config.ReadEnvironment(a.lookupEnv)
 	if err != nil {
 		return nil, "", err // a usage error, before the project is looked for
 	}
 	env, err := hydrate.Open(hydrate.Config{
-		Dir:          dir,
-		Identity:     a.identityEnv(dir),
-		NoUser:       !user,
-		Workstream:   a.getenv("GSD_WORKSTREAM"),
-		Now:          a.now,
-		LockTimeout:  a.lockDefault,
-		History:      a.history(),
-		ListingCache: cache,
-		Record:       a.memoFile != "", // recall missed: the output may be kept (memo.go)
-		Environment:  settings,
-		Git:          teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
+		Dir:         dir,
+		Identity:    a.identityEnv(dir),
+		NoUser:      !user,
+		Workstream:  a.getenv("GSD_WORKSTREAM"),
+		Now:         a.now,
+		LockTimeout: a.lockDefault,
+		History:     a.history(),
+		Environment: settings,
+		Git:         teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
 	})
 	a.env = env
 	return env, dir, err
-}
-
-// listingCache is where directory listings are cached: listings/ in cacheBase; "" for none.
-func (a *app) listingCache() (string, error) {
-	base, err := a.cacheBase()
-	if base == "" || err != nil {
-		return "", err
-	}
-	return filepath.Join(base, "listings"), nil
-}
-
-// cacheBase is gsd's cache directory: GSD_CACHE, else gsd in the user's cache directory
-// (os.UserCacheDir: $XDG_CACHE_HOME, else ~/.cache); "" for none (GSD_CACHE=off, or no cache
-// directory).
-func (a *app) cacheBase() (string, error) {
-	switch v := strings.TrimSpace(a.getenv("GSD_CACHE")); {
-	case v == "off":
-		return "", nil
-	case v != "" && !filepath.IsAbs(v):
-		return "", usageError{fmt.Errorf("GSD_CACHE=%s: not an absolute path (give one, or off)", v)}
-	case v != "":
-		return v, nil
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", nil // no home: the cache is only an optimisation
-	}
-	return filepath.Join(base, "gsd"), nil
 }
 
 // history says who writes, for the journal.

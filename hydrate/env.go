@@ -53,11 +53,6 @@ type Config struct {
 	// (config.ReadEnvironment, which the caller runs first: a bad value is a usage error).
 	Environment config.Environment
 	History     History // the session journal and snapshots (history.go)
-	// ListingCache is the directory where directory listings (phases/ and the phase
-	// directories) are cached; "" for none (see rootfs.OpenCaching).
-	ListingCache string
-	// Record keeps every name the command reads from the project, for Env.Inputs.
-	Record bool
 	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
 	Git teamsync.Git
 }
@@ -105,7 +100,7 @@ func Open(cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := rootfs.OpenWith(root, rootfs.Options{ListingCache: cfg.ListingCache, Record: cfg.Record})
+	fsys, err := rootfs.Open(root)
 	if err != nil {
 		return nil, err
 	}
@@ -117,15 +112,9 @@ func Open(cfg Config) (*Env, error) {
 	return e, nil
 }
 
-// Close stores the directory listings the run learnt in the listing cache and releases what
-// Open holds (the project directory's descriptors). A command that exits without it leaves
-// the cache as it found it; a server that opens the project on every call must call it.
+// Close releases what Open holds (the project directory's descriptors): a server that opens
+// the project on every call must call it.
 func (e *Env) Close() error { return rootfs.Close(e.FS) }
-
-// Inputs appends to dst what the command has read from the project, when Config.Record asked
-// for it (rootfs.AppendInputs); ok is false when it did not, or when what was read cannot be
-// checked for changes.
-func (e *Env) Inputs(dst []byte) (_ []byte, ok bool) { return rootfs.AppendInputs(dst, e.FS) }
 
 // open is Open's second half, on the opened project.
 func open(cfg Config, root string, fsys fs.FS) (*Env, error) {

@@ -42,9 +42,6 @@ type ProgressReport struct {
 	Trackable *bool          // whether the active plan has tasks gsd can track (elements or sections); nil without one
 	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
 	PlansDone int            // of those, the ones with their SUMMARY
-	// Until is when the clock first changes the report (a session's age crossing
-	// StaleSessionAge, or another day of it); zero when it never does.
-	Until time.Time
 }
 
 // Errors counts the problems of severity error.
@@ -122,7 +119,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 		}
 		r.Trackable = &ok
 	}
-	if r.Sessions, r.Until, err = e.sessions(&proj.Problems); err != nil {
+	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err
 	}
 	st := e.statePosition(proj, proj.Position.State) // as the position read it: not read again
@@ -145,13 +142,13 @@ func (e *Env) Progress() (*ProgressReport, error) {
 
 // sessions inspects every user's session file, adding a problem for each corrupt, stale or idle
 // one. until is when the first session's age changes what is reported (zero: never).
-func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until time.Time, err error) {
+func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, err error) {
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, until, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, until, err
+		return nil, err
 	}
 	for _, d := range ents {
 		if !d.IsDir() {
@@ -163,12 +160,8 @@ func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until ti
 			continue // a directory without a session: nothing to report
 		}
 		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC().Truncate(time.Second)}
-		now := e.now()
-		us.Age = max(now.Sub(fi.ModTime()), 0)
-		idle, changesIn := idleDays(us.Age)
-		if next := now.Add(changesIn); until.IsZero() || next.Before(until) {
-			until = next
-		}
+		us.Age = max(e.now().Sub(fi.ModTime()), 0)
+		idle := idleDays(us.Age)
 		other := *e
 		other.User.User = d.Name()
 		s, err := other.Inspect()
@@ -196,18 +189,16 @@ func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, until ti
 		out = append(out, us)
 	}
 	*problems = append(*problems, samePlanProblems(out)...)
-	return out, until, nil
+	return out, nil
 }
 
 // idleDays is what progress says of a session unchanged for age: the whole days of it once it
-// is past StaleSessionAge ("unchanged for N days"), 0 before; and how much older the session
-// gets before that changes.
-func idleDays(age time.Duration) (days int, changesIn time.Duration) {
-	const day = 24 * time.Hour
+// is past StaleSessionAge ("unchanged for N days"), 0 before.
+func idleDays(age time.Duration) int {
 	if age <= StaleSessionAge {
-		return 0, StaleSessionAge - age + 1
+		return 0
 	}
-	return int(age / day), (age/day+1)*day - age
+	return int(age / (24 * time.Hour))
 }
 
 // unreadable is the problem of a session file that cannot be read, placed at the file and line

@@ -115,7 +115,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	other.User.User = user
 	other.histWarn = nil
 	ts := TeamSession{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
-	names, err := rootfs.ReadCachedDirNames(e.FS, path.Dir(ts.Path)) // a user's directory may hold thousands of archives
+	names, err := rootfs.ReadDirNames(e.FS, path.Dir(ts.Path))
 	if err != nil {
 		return ts, false, nil
 	}

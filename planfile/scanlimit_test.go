@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
 // pathological builds inputs made so that a tolerant scan's look-aheads never find what they
@@ -92,9 +94,11 @@ func TestScanIsLinear(t *testing.T) {
 // small fraction of the work budget.
 func TestRealFilesStayWithinBudget(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.md"))
-	// The real projects in shared/ beside the checkout, when they are there.
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*", ".planning", "phases", "*", "*.md"))
-	paths = append(paths, corpus...)
+	// The real projects, when GSD_CORPUS names them.
+	if dir, ok := testcorpus.Lookup(t); ok {
+		corpus, _ := filepath.Glob(filepath.Join(dir, "*", ".planning", "phases", "*", "*.md"))
+		paths = append(paths, corpus...)
+	}
 	worst, worstPath := 0.0, ""
 	for _, path := range paths {
 		src, err := os.ReadFile(path)

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/beevik/etree"
+
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
 func TestXMLReadsAmbiguousAttributes(t *testing.T) {
@@ -66,14 +68,10 @@ func TestXMLAgreementSeesDisagreement(t *testing.T) {
 	}
 }
 
-// TestXMLAgreesOnCorpus reads every plan of the real projects in ../shared/corpus (beside the
-// checkout) and requires etree and the scanner to read every task alike, wherever etree can
+// TestXMLAgreesOnCorpus reads every plan of the real projects (GSD_CORPUS) and requires etree and the scanner to read every task alike, wherever etree can
 // read it: its start tag, and the whole element when that is well-formed XML.
 func TestXMLAgreesOnCorpus(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(root); err != nil {
-		t.Fatalf("the corpus of real projects is missing: %v", err)
-	}
+	root := testcorpus.Dir(t)
 	var plans, tasks, tags, whole int
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") || !strings.Contains(d.Name(), "PLAN") {

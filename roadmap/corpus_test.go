@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// corpusDir is the shared corpus of real GSD projects, which sits beside the
-// checkout (../shared from the repository root).
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
+)
 
 // expected is one project of the corpus's EXPECTED.json: where it stands, as a person reads it.
 type expected struct {
@@ -24,13 +22,14 @@ type expected struct {
 	PlansDone    int     `json:"plansDone"`
 }
 
-// readExpected reads the corpus's EXPECTED.json. The corpus is part of CI's checkout
-// (../shared beside the repository): without it this fails, it never skips.
-func readExpected(t *testing.T) map[string]expected {
+// readExpected returns the corpus directory (testcorpus.Dir: the test is skipped without
+// GSD_CORPUS) and its EXPECTED.json.
+func readExpected(t *testing.T) (string, map[string]expected) {
 	t.Helper()
+	corpusDir := testcorpus.Dir(t)
 	b, err := os.ReadFile(filepath.Join(corpusDir, "EXPECTED.json"))
 	if err != nil {
-		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err)
+		t.Fatal(err)
 	}
 	var want map[string]expected
 	if err := json.Unmarshal(b, &want); err != nil {
@@ -39,13 +38,14 @@ func readExpected(t *testing.T) map[string]expected {
 	if len(want) < 6 {
 		t.Fatalf("EXPECTED.json lists %d projects", len(want))
 	}
-	return want
+	return corpusDir, want
 }
 
 // TestCorpus runs Locate and Load over every real project and checks the position a person
 // reads from its files (corpus/EXPECTED.json), and that both agree.
 func TestCorpus(t *testing.T) {
-	for name, want := range readExpected(t) {
+	corpusDir, expected := readExpected(t)
+	for name, want := range expected {
 		t.Run(name, func(t *testing.T) {
 			fsys := os.DirFS(filepath.Join(corpusDir, name))
 			dir, err := PlanningDir(fsys, "")
@@ -135,10 +135,7 @@ func TestCorpus(t *testing.T) {
 // in the corpus, archived milestones included: no errors, every plan id
 // well formed, every summary paired at most once.
 func TestCorpusNoSurprises(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err)
-	}
-	fsys := os.DirFS(corpusDir)
+	fsys := os.DirFS(testcorpus.Dir(t))
 	roadmaps, dirs := 0, 0
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

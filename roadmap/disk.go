@@ -188,7 +188,7 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 // (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
 // scanned.
 func phaseDirsIn(fsys fs.FS, dir string) ([]Phase, error) {
-	names, err := listCachedDir(fsys, dir)
+	names, err := listDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}
@@ -255,18 +255,7 @@ var errNotDir = errors.New("not a directory")
 // alone say what gsd needs, since plans and phases are told apart by name: through an os.Root,
 // fs.ReadDir would lstat every entry, most of gsd's system calls on a large project.
 func listDir(fsys fs.FS, dir string) ([]string, error) {
-	return listWith(rootfs.ReadDirNames, fsys, dir)
-}
-
-// listCachedDir is listDir for a directory of directories (phases/, quick/): it goes through
-// the listing cache (rootfs.ReadCachedDirNames), and so do the listings of its subdirectories
-// that follow.
-func listCachedDir(fsys fs.FS, dir string) ([]string, error) {
-	return listWith(rootfs.ReadCachedDirNames, fsys, dir)
-}
-
-func listWith(list func(fs.FS, string) ([]string, error), fsys fs.FS, dir string) ([]string, error) {
-	names, err := list(fsys, dir)
+	names, err := rootfs.ReadDirNames(fsys, dir)
 	if errors.Is(err, rootfs.ErrNotDir) {
 		return nil, fmt.Errorf("%s: %w", dir, errNotDir)
 	}

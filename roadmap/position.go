@@ -594,7 +594,7 @@ type dirScan struct {
 }
 
 func newDirIndex(fsys fs.FS, planningDir string) (*dirIndex, error) {
-	names, err := listCachedDir(fsys, path.Join(planningDir, "phases"))
+	names, err := listDir(fsys, path.Join(planningDir, "phases"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 		return nil, err
 	}

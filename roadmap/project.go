@@ -631,7 +631,7 @@ func compareVersions(a, b string) int {
 // whose name ends in SUMMARY.md.
 func scanQuick(fsys fs.FS, planningDir string) ([]QuickTask, error) {
 	dir := path.Join(planningDir, "quick")
-	names, err := listCachedDir(fsys, dir) // each task's directory then comes from the cache
+	names, err := listDir(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
 // problemsText renders problems one per line for comparisons.
@@ -422,9 +424,7 @@ func TestPlansCell(t *testing.T) {
 // TestCorpusLoad runs Load over every real project: the figures below were
 // checked by reading each project's files.
 func TestCorpusLoad(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Fatalf("the shared corpus must sit beside the checkout (../shared): %v", err) // never a skip into a green run
-	}
+	corpusDir := testcorpus.Dir(t)
 	tests := []struct {
 		project  string
 		progress Progress

@@ -8,10 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/gsd-tools/gsd/planfile/jsonlite"
 )
 
 // InputLimit bounds what a hook reads from stdin: an event's JSON is a few hundred bytes.
@@ -37,57 +36,11 @@ func ParseInput(data []byte) (Input, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Input{}, ErrNoInput
 	}
-	if in, ok := parseFlat(data); ok {
-		return in, nil
-	}
 	var in Input
 	if err := json.Unmarshal(data, &in); err != nil {
 		return in, fmt.Errorf("stdin is not the hook's JSON (%s)", firstLine(err.Error()))
 	}
 	return in, nil
-}
-
-// parseFlat reads the input as encoding/json would when it is what agents write: one object
-// whose values are strings or, for keys gsd does not read, other literals (Codex's
-// "transcript_path": null). Anything else (nesting, a key that only matches a field's name when
-// case is folded, as encoding/json matches) is ok false, for encoding/json to read.
-func parseFlat(data []byte) (in Input, ok bool) {
-	rest, ok := jsonlite.Object(jsonlite.Space(data), nil, func(key string, p []byte) ([]byte, bool) {
-		field, folded := in.field(key)
-		switch {
-		case folded:
-			return nil, false
-		case len(p) > 0 && p[0] == '"':
-			v, rest, ok := jsonlite.String(p, nil)
-			if ok && field != nil {
-				*field = v
-			}
-			return rest, ok
-		case field != nil: // null leaves a field as it is, anything else is an error
-			return nil, false
-		}
-		return jsonlite.Scalar(p)
-	})
-	return in, ok && len(jsonlite.Space(rest)) == 0
-}
-
-// field is the field of in that key names exactly (nil for none), and whether key names one only
-// when case is folded, as encoding/json also matches keys. The names are Input's JSON tags;
-// FuzzParseInput holds the two to the same reading.
-func (in *Input) field(key string) (_ *string, folded bool) {
-	for _, f := range [...]struct {
-		name string
-		p    *string
-	}{
-		{"session_id", &in.SessionID}, {"cwd", &in.Cwd}, {"hook_event_name", &in.HookEventName},
-		{"source", &in.Source}, {"trigger", &in.Trigger}, {"reason", &in.Reason},
-	} {
-		if key == f.name {
-			return f.p, false
-		}
-		folded = folded || strings.EqualFold(key, f.name)
-	}
-	return nil, folded
 }
 
 // SessionStartOutput is what a SessionStart hook prints: the brief as additional context.
@@ -127,15 +80,12 @@ func ClipContext(s string) string {
 	return s[:end] + contextCut
 }
 
-// AppendJSON appends o as one line of JSON, as encoding/json writes it without HTML escaping
-// (SessionStart runs on every agent start, in a fresh process, where encoding/json would first
-// build the type's codec by reflection).
-func (o SessionStartOutput) AppendJSON(b []byte) []byte {
-	b = append(b, `{"hookSpecificOutput":{"hookEventName":`...)
-	b = jsonlite.AppendString(b, o.HookSpecificOutput.HookEventName, false)
-	b = append(b, `,"additionalContext":`...)
-	b = jsonlite.AppendString(b, o.HookSpecificOutput.AdditionalContext, false)
-	return append(b, "}}\n"...)
+// Write writes o to w as one line of JSON, without HTML escaping: the brief's "<" and "&" stay
+// as they are for the agent to read.
+func (o SessionStartOutput) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(o)
 }
 
 func firstLine(s string) string {

@@ -1,7 +1,6 @@
-// Package jsonlite reads and writes the little JSON on gsd's per-turn paths (a hook's input and
-// output, a journal line) without encoding/json. encoding/json builds a codec for each type by
-// reflection the first time a process uses it, and gsd is a fresh process on every agent turn:
-// doing without it made `gsd hook session-start` 5% faster.
+// Package jsonlite reads and writes a journal line without encoding/json (package journal is
+// its one user). encoding/json builds a codec for each type by reflection the first time a
+// process uses it, and gsd is a fresh process on every agent turn.
 //
 // What jsonlite writes is byte for byte what encoding/json writes. What it reads, it reads as
 // encoding/json does or not at all (ok false), and the caller falls back on encoding/json. The

@@ -12,13 +12,8 @@ import (
 
 // beneath is a directory whose names are opened with openat2(RESOLVE_BENEATH).
 type beneath struct {
-	dirfd    int
-	cacheDir string // where directories' listings are cached; "" for none
-
-	mu     sync.Mutex
-	cached map[string]*cachedDir // the directories listed through the cache, by name
-
-	rec *record // what has been read, when recorded (Options.Record); nil otherwise
+	mu    sync.Mutex
+	dirfd int
 }
 
 var how = unix.OpenHow{
@@ -26,24 +21,19 @@ var how = unix.OpenHow{
 	Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 }
 
-// openBeneath opens dir for openat2, with directories' listings cached in o.ListingCache (none
-// when it is "") and its reads recorded when o.Record is set; ok is false (and err nil) when
-// this kernel cannot.
-func openBeneath(dir string, o Options) (fs.FS, bool, error) {
+// openBeneath opens dir for openat2; ok is false (and err nil) when this kernel cannot.
+func openBeneath(dir string) (fs.FS, bool, error) {
 	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false, nil // os.OpenRoot says what is wrong, in its words
 	}
-	b := &beneath{dirfd: fd, cacheDir: o.ListingCache}
+	b := &beneath{dirfd: fd}
 	probe, err := b.openat2(".", unix.O_PATH|unix.O_CLOEXEC)
 	if err != nil {
 		unix.Close(fd)
 		return nil, false, nil // no openat2 here (ENOSYS, or EPERM from a seccomp filter)
 	}
 	unix.Close(probe)
-	if o.Record {
-		b.rec = newRecord(fd)
-	}
 	return b, true, nil
 }
 
@@ -65,9 +55,8 @@ func (b *beneath) openat2(name string, flags uint64) (int, error) {
 	}
 }
 
-// Close stores the listings the cache learnt and closes the directory's descriptor.
+// Close closes the directory's descriptor.
 func (b *beneath) Close() error {
-	b.closeCached()
 	b.mu.Lock()
 	fd := b.dirfd
 	b.dirfd = -1
@@ -86,10 +75,8 @@ func (b *beneath) Open(name string) (fs.File, error) {
 	}
 	fd, err := b.openat2(name, how.Flags)
 	if err != nil {
-		b.rec.add(name, false, nil, err)
 		return nil, &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
 	}
-	b.rec.addFD(name, fd)
 	return &file{File: os.NewFile(uintptr(fd), name), b: b, name: name}, nil
 }
 
@@ -121,14 +108,11 @@ func (b *beneath) stat(name string, nofollow uint64) (fs.FileInfo, error) {
 	}
 	fd, err := b.openat2(name, unix.O_PATH|unix.O_CLOEXEC|nofollow)
 	if err != nil {
-		b.rec.add(name, nofollow != 0, nil, err)
 		return nil, &fs.PathError{Op: "statat", Path: name, Err: pathErr(err)}
 	}
 	defer unix.Close(fd)
 	fi := &fileInfo{name: path.Base(name)}
-	err = fstat(fd, &fi.sys)
-	b.rec.add(name, nofollow != 0, &fi.sys, err)
-	if err != nil {
+	if err := fstat(fd, &fi.sys); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	return fi, nil

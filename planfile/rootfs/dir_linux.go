@@ -34,18 +34,13 @@ var (
 const maxDirent = (nameOff + 256 + 7) &^ 7
 
 // readDirNames is ReadDirNames on the descriptor itself. The names share one string: a
-// directory of a thousand plans costs a few allocations, not a thousand. A subdirectory of a
-// directory listed through the cache is listed through it too.
+// directory of a thousand plans costs a few allocations, not a thousand.
 func (b *beneath) readDirNames(name string) ([]string, error) {
-	if names, ok := b.cachedSubdir(name); ok {
-		return names, nil
-	}
 	fd, err := b.openDir(name, ErrNotDir)
 	if err != nil {
 		return nil, err
 	}
 	defer unix.Close(fd)
-	b.rec.addFD(name, fd)
 	return listNames(fd, name)
 }
 
@@ -83,7 +78,6 @@ func (b *beneath) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
-	b.rec.addFD(name, fd)
 	var ents []fs.DirEntry
 	err = readDirents(fd, name, func(n []byte, typ uint8) error {
 		e := &dirEntry{b: b, dir: name, name: string(n), typ: direntType(typ)}
@@ -119,12 +113,9 @@ func (b *beneath) openDir(name string, notDir error) (int, error) {
 	}
 	if err == unix.ENOTDIR {
 		// Either name or a directory on the way to it is not one: only the first is notDir.
-		// (The stat records which, when reads are recorded.)
 		if fi, serr := b.stat(name, 0); serr == nil && !fi.IsDir() {
 			return -1, &fs.PathError{Op: "readdirent", Path: name, Err: notDir}
 		}
-	} else {
-		b.rec.add(name, false, nil, err)
 	}
 	return -1, &fs.PathError{Op: "openat", Path: name, Err: pathErr(err)}
 }

@@ -32,7 +32,6 @@ type fileReader interface {
 // dirNamesReader is an FS that lists directories itself (the openat2 FS).
 type dirNamesReader interface {
 	readDirNames(name string) ([]string, error)
-	readCachedDirNames(name string) ([]string, error)
 }
 
 // ReadFile reads the regular file name, of at most limit bytes. It reads nothing else: a named
@@ -132,18 +131,6 @@ func escapeErr(err error) error {
 func ReadDirNames(fsys fs.FS, name string) ([]string, error) {
 	if r, ok := fsys.(dirNamesReader); ok {
 		return r.readDirNames(name)
-	}
-	return readDirNamesFS(fsys, name)
-}
-
-// ReadCachedDirNames is ReadDirNames for a directory of directories (a project's phases, its
-// quick tasks) or of hundreds of entries (a user's archived sessions). On an FS from
-// OpenCaching, its names, and those of each of its subdirectories that ReadDirNames lists
-// afterwards, come from the listing cache while each directory is unchanged since it was
-// cached; what was learnt is stored when the FS is closed (Close).
-func ReadCachedDirNames(fsys fs.FS, name string) ([]string, error) {
-	if r, ok := fsys.(dirNamesReader); ok {
-		return r.readCachedDirNames(name)
 	}
 	return readDirNamesFS(fsys, name)
 }

@@ -18,14 +18,11 @@ func (b *beneath) readFile(name string, limit int64) ([]byte, error) {
 	}
 	fd, err := b.openat2(name, readFlags)
 	if err != nil {
-		b.rec.add(name, false, nil, err)
 		return nil, b.openFileErr(name, err)
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
-	err = fstat(fd, &st)
-	b.rec.add(name, false, &st, err)
-	if err != nil {
+	if err := fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	return readStated(fd, name, limit, &st)

@@ -139,13 +139,11 @@ func TestLinuxReadDirAsOS(t *testing.T) {
 	}
 }
 
-func openBeneathT(t *testing.T, root string) *beneath { return openCachingT(t, root, "") }
-
-// openCachingT is OpenCaching's openat2 FS, closed when the test ends; the test is skipped on a
-// kernel without openat2 (where there is neither that FS nor a listing cache).
-func openCachingT(t *testing.T, root, cache string) *beneath {
+// openBeneathT is Open's openat2 FS, closed when the test ends; the test is skipped on a kernel
+// without openat2.
+func openBeneathT(t *testing.T, root string) *beneath {
 	t.Helper()
-	fsys, err := OpenCaching(root, cache)
+	fsys, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,16 +6,16 @@
 # speed drifts two separate series of runs can be 10-20% apart for the same binary:
 #   spec      `gsd hydrate` next to the specification's shell pipeline (testdata/bench/spec-hydrate.sh)
 #   hydrate   `gsd hydrate --porcelain` (a valid session) on 10 and on 1,000 finished phases, and
-#             a static Go hello-world's process start as the floor; 1,000 phases once more with
-#             the listing cache off, as the first run after phases/ changes is
+#             a static Go hello-world's process start as the floor
 #   upstream  `gsd progress --json` against upstream GSD's `gsd-tools.cjs roadmap analyze` on
-#             scratch copies of the largest corpus tree (../shared/corpus/cipher-box)
+#             scratch copies of the largest corpus tree ($GSD_CORPUS/cipher-box)
 #   hooks     each lifecycle hook (session-start, pre-compact, session-end), fed the JSON Claude
 #             Code writes, against `gsd --version`, on the 10-phase project with a valid session
 #             (hyperfine's shell mode, for the redirection; it subtracts the shell's own time)
 # With no section named, all four run; a summary of the ratios ends the output.
 # Needs hyperfine, go, git, and for `upstream` node, npm (the package is fetched with `npm pack` into
-# a scratch directory at every run) and ../shared next to the repository. The summary is computed
+# a scratch directory at every run) and GSD_CORPUS (relative to the repository root, or absolute:
+# GSD_CORPUS=../shared/corpus). The summary is computed
 # with node when it is present, else python3 (BENCH_JSON=python3 chooses). make bench is not run in CI.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream]..." >&2; exit 2; }
@@ -25,7 +25,9 @@ sections=${*:-spec hydrate upstream hooks}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 upstream_pkg=get-shit-done-cc@1.37.1
-corpus=$root/../shared/corpus/cipher-box
+corpus=${GSD_CORPUS:-}
+case $corpus in "" | /*) ;; *) corpus=$root/$corpus ;; esac
+corpus=${corpus:+$corpus/cipher-box}
 
 die() { echo "bench: $*" >&2; exit 1; }
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -36,7 +38,8 @@ command -v hyperfine >/dev/null || die "hyperfine is needed (apt-get install hyp
 if want upstream; then
   command -v node >/dev/null || die "node is needed for the upstream comparison (apt-get install nodejs npm)"
   command -v npm >/dev/null || die "npm is needed for the upstream comparison (apt-get install npm)"
-  [ -d "$corpus/.planning" ] || die "the corpus tree $corpus is missing: the upstream comparison needs ../shared next to the repository"
+  [ -n "$corpus" ] || die "the upstream comparison needs GSD_CORPUS (GSD_CORPUS=../shared/corpus)"
+  [ -d "$corpus/.planning" ] || die "the corpus tree $corpus is missing"
 fi
 json=${BENCH_JSON:-} # node or python3, to choose
 if [ -n "$json" ]; then command -v "$json" >/dev/null || die "BENCH_JSON=$json is not on PATH"
@@ -47,9 +50,6 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# gsd's cache of listings and reports (gsd help files), in the scratch directory rather than the
-# user's.
-export GSD_CACHE=$work/cache
 # Every binary timed is copied into place first, as an installer does: a file the Go linker has
 # just written sits in the page cache as small pages, and each exec of it costs some 0.3 ms more
 # than of the same bytes copied (or read back from disk). gsd and the hello-world floor alike.
@@ -99,8 +99,6 @@ if want spec || want hydrate || want hooks; then
     out=$(GSD_USER= "$gsd" -C "$work/p$n" hydrate --porcelain)
     echo "bench: p$n hydrate says: $out"
   done
-  # The listing cache keeps phases/ only once its last change is 3 s old; this run stores it.
-  if want hydrate; then sleep 4 && GSD_USER= "$gsd" -C "$work/p1000" hydrate --porcelain >/dev/null; fi
 fi
 
 if want spec; then
@@ -123,10 +121,8 @@ if want hydrate; then
     -n 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" \
     -n 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain"
   ratio "$work/hydrate.json" 'hydrate 1000' 'go hello-world' 'informational'
-  pair 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain" 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" '<= 1.3x (paired)'
+  pair 'hydrate 1000' "$gsd -C $work/p1000 hydrate --porcelain" 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" 'informational (paired)'
   pair 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" 'go hello-world' "$work/hello/hello" '<= 1.7x (paired)'
-  # Without the cache: every run after phases/ changes, until it settles.
-  (export GSD_CACHE=off && pair 'hydrate 1000 uncached' "$gsd -C $work/p1000 hydrate --porcelain" 'hydrate 10' "$gsd -C $work/p10 hydrate --porcelain" 'informational (paired)')
 fi
 
 if want hooks; then
@@ -177,25 +173,14 @@ console.log(`bench: upstream analyze sees ${d.phase_count} phases, ${d.total_pla
   node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1]));
 console.log(`bench: gsd progress sees ${d.phases.length} phases, ${d.progress.plansTotal} plans, ${d.progress.plansComplete} done`)' "$work/gsd.out"
   for who in gsd upstream; do "$work/reset" "$work/cb-$who"; done
-  # As on a project that has not changed in the last 3 s (gsd help files): the copy settles, then
-  # a run stores its listings and its report in the cache. Then once more with the cache off, as
-  # the first run after a change of the project is (or nearly: that run stats, and lists only
-  # the directories that changed).
-  sleep 4
-  "$gsd" -C "$work/cb-gsd" progress --json > /dev/null
-  for mode in cached off; do
-    cache=$GSD_CACHE
-    [ "$mode" = cached ] || cache=off
-    GSD_CACHE=$cache hyperfine -N --warmup 5 --runs 40 --export-json "$work/upstream-$mode.json" \
-      --prepare "$work/reset $work/cb-gsd" -n 'gsd progress --json' "$gsd -C $work/cb-gsd progress --json" \
-      --prepare "$work/reset $work/cb-upstream" -n 'upstream roadmap analyze' "node $tools --cwd $work/cb-upstream roadmap analyze"
-    for who in gsd upstream; do
-      changed=$(git -C "$work/cb-$who" status --porcelain | wc -l)
-      [ "$changed" -eq 0 ] || echo "bench: $who changed $changed files of its copy during the last run (reset before each run)"
-    done
+  hyperfine -N --warmup 5 --runs 40 --export-json "$work/upstream.json" \
+    --prepare "$work/reset $work/cb-gsd" -n 'gsd progress --json' "$gsd -C $work/cb-gsd progress --json" \
+    --prepare "$work/reset $work/cb-upstream" -n 'upstream roadmap analyze' "node $tools --cwd $work/cb-upstream roadmap analyze"
+  for who in gsd upstream; do
+    changed=$(git -C "$work/cb-$who" status --porcelain | wc -l)
+    [ "$changed" -eq 0 ] || echo "bench: $who changed $changed files of its copy during the last run (reset before each run)"
   done
-  ratio "$work/upstream-cached.json" 'upstream roadmap analyze' 'gsd progress --json' '>= 40x (upstream over gsd)'
-  ratio "$work/upstream-off.json" 'upstream roadmap analyze' 'gsd progress --json' 'informational (GSD_CACHE=off)'
+  ratio "$work/upstream.json" 'upstream roadmap analyze' 'gsd progress --json' 'informational (upstream over gsd)'
 fi
 
 echo
