@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
 // hasSections reports whether the plan at path has Markdown task sections.
