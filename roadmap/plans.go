@@ -200,8 +200,9 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	if n, sub, ok := planNumSub(toks[k]); ok {
 		key.num, key.sub = n, sub
 		k++
-	} else if k+1 < len(toks) && isSlugWord(toks[k]) {
-		// 14-fix-01-PLAN.md: a word before the number names a series of plans of the phase.
+	} else if k+1 < len(toks) && (isSlugWord(toks[k]) || isLabelWord(toks[k])) {
+		// 14-fix-01-PLAN.md, 14-GAP-01-PLAN.md: a word before the number names a series of
+		// plans of the phase.
 		if n, sub, ok := planNumSub(toks[k+1]); ok {
 			key.label, key.num, key.sub = strings.ToLower(toks[k]), n, sub
 			k += 2

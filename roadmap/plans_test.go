@@ -43,6 +43,8 @@ func TestPlanID(t *testing.T) {
 		{"01-github-loading-PLAN.md", "01-github-loading", true},
 		{"14-fix-01-PLAN.md", "14-fix-01", true},
 		{"14-fix-01-SUMMARY.md", "14-fix-01", false},
+		{"14-GAP-01-PLAN.md", "14-GAP-01", true},
+		{"14-GAP-01-SUMMARY.md", "14-GAP-01", false},
 		{"22-06-PLAN-SSH-WINRM.md", "22-06", true},
 		{"FIX-01-sm4-decryption-failure.md", "FIX-01", true},
 		{"FIX-01-SUMMARY.md", "FIX-01", false},

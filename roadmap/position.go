@@ -261,6 +261,27 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 				p.Confidence = ConfidenceHigh
 				return p, p.pick(idx, j, RuleAfterFinished, choose)
 			}
+			// STATE.md's phase is finished and no phase after it is open. When STATE.md also
+			// says the milestone is finished, the latest work finished it: an unfinished phase
+			// before it is a leftover, the other reading. Otherwise the rules below find the
+			// phase still open, and STATE.md's word is that reading's alternative.
+			if decl.MilestoneDone {
+				p.Rule, p.Confidence = RuleFinished, ConfidenceHigh
+				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s, no phase after it is unfinished, and STATE.md calls the milestone finished", textfmt.Quote(decl.PhaseText), n, why))
+				for k := 0; k < i; k++ {
+					closed, err := idx.closed(p.Phases[k])
+					if err != nil {
+						return nil, err
+					}
+					if !closed && !p.Phases[k].Num.Backlog() {
+						if err := p.alternative(idx, reading{at: k, why: fmt.Sprintf("phase %s, before STATE.md's finished phase %s, is unfinished", p.Phases[k].Num, n)}); err != nil {
+							return nil, err
+						}
+						break
+					}
+				}
+				return p, nil
+			}
 		}
 	}
 

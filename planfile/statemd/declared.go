@@ -1,6 +1,7 @@
 package statemd
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -30,6 +31,10 @@ type Declared struct {
 	// keep the frontmatter current while a body written by hand can lag behind it.
 	StoppedPlan     string `json:"stoppedPlan"`
 	StoppedPlanLine int    `json:"stoppedPlanLine"`
+	// MilestoneDone: the frontmatter says the milestone is finished: its progress map counts
+	// every phase completed, or its percent is 100. (Its status is no such word: GSD writes
+	// "completed" when a phase completes.)
+	MilestoneDone bool `json:"milestoneDone"`
 	// Updated is the newest date STATE.md gives for itself (frontmatter last_updated or
 	// last_activity, the Last activity line), as YYYY-MM-DD; "" when it gives none.
 	Updated     string `json:"updated"`
@@ -95,6 +100,7 @@ func (d *Doc) Declared() Declared {
 			dec.StoppedPlan, dec.StoppedPlanLine = id, i+1
 		}
 	}
+	dec.MilestoneDone = d.milestoneDone()
 	for _, key := range []string{"last_updated", "last_activity"} {
 		if i, v, ok := d.frontmatterKey(key); ok {
 			dec.noteDate(v, i+1)
@@ -106,6 +112,33 @@ func (d *Doc) Declared() Declared {
 		}
 	}
 	return dec
+}
+
+// milestoneDone reads the frontmatter's word on the milestone (Declared.MilestoneDone).
+func (d *Doc) milestoneDone() bool {
+	nums := map[string]int{}
+	inProgress := false
+	for i := 1; i < d.fmEnd; i++ {
+		t := d.lines[i].text
+		trimmed := strings.TrimLeft(t, " \t")
+		if len(trimmed) == len(t) {
+			inProgress = strings.HasPrefix(trimmed, "progress:")
+			continue
+		}
+		key, val, ok := strings.Cut(trimmed, ":")
+		if !inProgress || !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.Trim(val, " \t\"'%")); err == nil {
+			nums[key] = n
+		}
+	}
+	total, hasTotal := nums["total_phases"]
+	done, hasDone := nums["completed_phases"]
+	if hasTotal && hasDone {
+		return total > 0 && done >= total
+	}
+	return nums["percent"] == 100
 }
 
 // noteDate keeps the date v starts with when it is newer than the one kept.

@@ -150,6 +150,16 @@ func TestDeclared(t *testing.T) {
 			want: Declared{Phase: "07", PhaseLine: 3, Complete: true, PhaseComplete: true, Completed: []string{"07", "08", "09"}, Percent: -1},
 		},
 		{
+			name: "the progress map counts every phase done: the milestone is",
+			in:   "---\nstatus: executing\nprogress:\n  total_phases: 11\n  completed_phases: 11\n  percent: 100\n---\n\n## Current Position\n\nPhase: 11\n",
+			want: Declared{Phase: "11", PhaseLine: 11, Percent: -1, MilestoneDone: true},
+		},
+		{
+			name: "the progress map counts phases left: it is not",
+			in:   "---\nprogress:\n  total_phases: 17\n  completed_phases: 15\n  percent: 100\n---\n\n## Current Position\n\nPhase: 18\n",
+			want: Declared{Phase: "18", PhaseLine: 10, Percent: -1},
+		},
+		{
 			name: "stopped_at that completed no plan names none",
 			in:   "---\nstopped_at: Phase 4 complete (verified)\nlast_updated: not a date\n---\n\n## Current Position\n\nPhase: 4\n",
 			want: Declared{Phase: "4", PhaseLine: 8, Percent: -1},
