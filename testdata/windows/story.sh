@@ -350,6 +350,19 @@ for side in lin win; do
 		fail "$side: .claude/settings.json is not byte-identical after install and uninstall"
 done
 echo "    .claude/settings.json byte-identical to what it was, on both"
+# gsd where Windows installs programs: a path with a space, so quoted.
+winexe='"C:\Program Files\gsd\gsd.exe" hook session-start'
+step "hook install --command with a quoted Windows path" -- hook install --command "$winexe"
+expect out '^installed'
+grep -qF '"command": "\"C:\\Program Files\\gsd\\gsd.exe\" hook pre-compact"' "$work/win/proj/.claude/settings.json" ||
+	fail "hook install --command did not write the quoted Windows path as JSON"
+step "hook install --command again changes nothing" -- hook install --command "$winexe"
+expect out 'already'
+step "hook uninstall removes it" -- hook uninstall
+for side in lin win; do
+	cmp -s "$work/settings.orig.json" "$work/$side/proj/.claude/settings.json" ||
+		fail "$side: .claude/settings.json is not byte-identical after install --command and uninstall"
+done
 
 # Claude Code's SessionStart input, with the cwd as each system spells it.
 for side in lin win; do
