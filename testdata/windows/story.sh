@@ -7,7 +7,8 @@
 #
 #   1. the project's own path: /.../lin/proj on Linux, Z:\...\win\proj on Windows (Wine shows /
 #      as drive Z:), and the separators after it (\ on Windows, \\ in JSON); both read <root>;
-#   2. .planning/.gsd.lock, on Windows only: there gsd locks that file, not the directory;
+#   2. .gsd.lock in .planning (and in .claude, .codex, .gemini after a hook edit), on Windows
+#      only: there gsd locks that file, as Windows cannot lock a directory;
 #   3. after the concurrent marks, the order of their lines in journal.jsonl (and so their seq
 #      and hash): the race decides it; the journals then compare as sets, and each must replay.
 #
@@ -33,7 +34,12 @@ fi
 case $wine in /*) ;; */*) wine=$repo/$wine ;; esac
 
 work=$(mktemp -d)
+keeper_hold=
 cleanup() {
+	if [ -n "$keeper_hold" ]; then
+		kill "$keeper_hold" 2>/dev/null || true # the keeper's stdin ends: it exits
+		wait 2>/dev/null || true
+	fi
 	if [ -n "${KEEP:-}" ] || [ -n "${failed:-}" ]; then
 		echo "scratch directory kept: $work" >&2
 	else
@@ -56,6 +62,15 @@ if ! "$wine" "$work/gsd.exe" --version </dev/null >"$work/wine-setup.log" 2>&1; 
 fi
 grep -q '^gsd ' "$work/wine-setup.log" || { cat "$work/wine-setup.log" >&2; fail "gsd.exe --version printed no version"; }
 echo "    ready in $((SECONDS - setup))s"
+# Whenever its server starts, Wine starts services of its own (winedevice.exe, which loads its
+# ntoskrnl.exe), and one of them crashes now and then, printing "wine: Unhandled page fault" on
+# the stderr of whichever program started it. A gsd.exe kept running through the story (an MCP
+# server waiting on a stdin that stays open) keeps the server and its services up, so they start
+# once, above, and each step starts faster too.
+mkfifo "$work/keeper.fifo"
+sleep 100000 >"$work/keeper.fifo" &
+keeper_hold=$!
+(cd "$work" && exec "$wine" "$work/gsd.exe" mcp <"$work/keeper.fifo" >/dev/null 2>&1) &
 story=$SECONDS
 
 # winpath turns an absolute Unix path into the one Windows programs see under Wine.
@@ -136,20 +151,22 @@ gsd() {
 gsdname() { if [ "$1" = lin ]; then echo gsd; else echo gsd.exe; fi; }
 label() { if [ "$1" = lin ]; then echo "linux:  "; else echo "windows:"; fi; }
 
-# step TITLE [--in DIR] [--stdin FILE] [--env K=V]... -- ARGS... [--win ARGS...]
+# step TITLE [--in DIR] [--stdin FILE | --pipe FILE] [--env K=V]... -- ARGS... [--win ARGS...]
 # runs gsd ARGS on Linux and gsd.exe ARGS (or the --win ARGS) under Wine, each in its project's
 # root (or DIR relative to it), with stdin from FILE in each side's directory (default
-# /dev/null), and compares what they print and the projects afterwards.
+# /dev/null; --pipe: through a pipe, as an agent feeds it), and compares what they print and
+# the projects afterwards.
 n=0
 step() {
 	local title=$1
 	shift
-	local dir=. stdin= side
+	local dir=. stdin= pipe= side
 	local -a envs=() largs=() wargs=()
 	while [ "$1" != -- ]; do
 		case $1 in
 		--in) dir=$2 ;;
 		--stdin) stdin=$2 ;;
+		--pipe) stdin=$2 pipe=1 ;;
 		--env) envs+=("$2") ;;
 		*) fail "step: unknown option $1" ;;
 		esac
@@ -175,7 +192,11 @@ step() {
 		(
 			cd "$work/$side/proj/$dir" || exit
 			for x in ${e[@]+"${e[@]}"}; do export "${x?}"; done
-			gsd $side "${a[@]}" <"$in" >"$o.out" 2>"$o.err"
+			if [ -n "$pipe" ]; then
+				cat "$in" | gsd $side "${a[@]}" >"$o.out" 2>"$o.err"
+			else
+				gsd $side "${a[@]}" <"$in" >"$o.out" 2>"$o.err"
+			fi
 		) || rc=$?
 		echo $rc >"$o.rc"
 		norm $side "$o.out"
@@ -364,6 +385,14 @@ for side in lin win; do
 		fail "$side: .claude/settings.json is not byte-identical after install --command and uninstall"
 done
 
+# Codex CLI's and Gemini CLI's hooks files.
+for agent in codex gemini; do
+	step "hook install --agent $agent" -- hook install --agent $agent
+	expect out '^installed'
+	step "hook uninstall --agent $agent" -- hook uninstall --agent $agent
+	expect out '^removed'
+done
+
 # Claude Code's SessionStart input, with the cwd as each system spells it.
 for side in lin win; do
 	cwd=${root[$side]}
@@ -374,8 +403,10 @@ for side in lin win; do
 done
 step "hook session-start, Claude Code's JSON on stdin (run from elsewhere)" --in src/deep --stdin startup.json -- hook session-start
 expect out '^\{"hookSpecificOutput":\{"hookEventName":"SessionStart","additionalContext":"# GSD resume brief'
-step "hook pre-compact" --stdin compact.json -- hook pre-compact
-step "hook session-end" --stdin end.json -- hook session-end
+step "hook session-start, the JSON through a pipe" --pipe startup.json -- hook session-start
+expect out '"additionalContext":"# GSD resume brief'
+step "hook pre-compact (a pipe)" --pipe compact.json -- hook pre-compact
+step "hook session-end (a pipe)" --pipe end.json -- hook session-end
 
 # A stdin that stays open: the hook must give up after its deadline, not hang the agent.
 n=$((n + 1))
@@ -409,7 +440,9 @@ for side in lin win; do
 		{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"session_state_get","arguments":{}}}
 	EOF
 done
-step "mcp: initialize, tools/list, tools/call over stdin" --stdin mcp.jsonl -- mcp
+step "mcp: initialize, tools/list, tools/call over stdin (a file)" --stdin mcp.jsonl -- mcp
+expect out '"id":4'
+step "mcp: the same through a pipe, as an agent runs it" --pipe mcp.jsonl -- mcp
 expect out '"id":4'
 trees "final"
 failed=
