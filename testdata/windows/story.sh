@@ -5,8 +5,9 @@
 # Windows checkout has them. After every step the two runs must agree: stdout, stderr and exit
 # status, and every byte of every file in the project. What may differ, and nothing else:
 #
-#   1. the project's own path: /.../lin/proj on Linux, Z:\...\win\proj on Windows (Wine shows /
-#      as drive Z:), and the separators after it (\ on Windows, \\ in JSON); both read <root>;
+#   1. the project's own path: /.../lin/Mon projet é on Linux, Z:\...\win\Mon projet é on Windows
+#      (Wine shows / as drive Z:), and the separators after it (\ on Windows, \\ in JSON);
+#      both read <root>;
 #   2. .gsd.lock in .planning (and in .claude, .codex, .gemini after a hook edit), on Windows
 #      only: there gsd locks that file, as Windows cannot lock a directory;
 #   3. after the concurrent marks, the order of their lines in journal.jsonl (and so their seq
@@ -76,20 +77,22 @@ story=$SECONDS
 # winpath turns an absolute Unix path into the one Windows programs see under Wine.
 winpath() { printf 'Z:%s' "${1//\//\\}"; }
 
-# The project, twice: lin/proj for gsd, win/proj for gsd.exe.
+# The project, twice: lin/$P for gsd, win/$P for gsd.exe. Its name has a space and a letter
+# outside ASCII, as a Windows user's folders often do.
+P="Mon projet é"
 for side in lin win; do
 	mkdir -p "$work/$side"
-	cp -R testdata/demo "$work/$side/proj"
-	cp -R testdata/windows/overlay/. "$work/$side/proj"
+	cp -R testdata/demo "$work/$side/$P"
+	cp -R testdata/windows/overlay/. "$work/$side/$P"
 	# CRLF everywhere, as git's autocrlf leaves a Windows checkout.
-	find "$work/$side/proj/.planning" -type f -name '*.md' -exec sed -i 's/\r*$/\r/' {} +
+	find "$work/$side/$P/.planning" -type f -name '*.md' -exec sed -i 's/\r*$/\r/' {} +
 done
 cp testdata/windows/overlay/.claude/settings.json "$work/settings.orig.json"
-grep -q $'\r$' "$work/lin/proj/.planning/ROADMAP.md" || fail "the fixture was not turned into CRLF"
+grep -q $'\r$' "$work/lin/$P/.planning/ROADMAP.md" || fail "the fixture was not turned into CRLF"
 
 declare -A root native
-root[lin]=$work/lin/proj
-root[win]=$(winpath "$work/win/proj")
+root[lin]=$work/lin/$P
+root[win]=$(winpath "$work/win/$P")
 native[lin]=$work/lin
 native[win]=$(winpath "$work/win")
 
@@ -109,7 +112,7 @@ sub() {
 
 # pin_mtimes gives every file of both projects the same modification time, the fixed clock's,
 # for the commands that report when a file last changed.
-pin_mtimes() { find "$work/lin/proj" "$work/win/proj" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +; }
+pin_mtimes() { find "$work/lin/$P" "$work/win/$P" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +; }
 
 # norm SIDE FILE rewrites FILE's mentions of the project's path as <root> (allowed difference 1).
 norm() {
@@ -121,18 +124,18 @@ norm() {
 journal_exact=1
 trees() {
 	local what=$1 d
-	if d=$(diff -r -x .gsd.lock -x journal.jsonl "$work/lin/proj" "$work/win/proj"); then :; else
+	if d=$(diff -r -x .gsd.lock -x journal.jsonl "$work/lin/$P" "$work/win/$P"); then :; else
 		echo "$d" | head -n 40 >&2
 		fail "$what: the projects differ after it (above: Linux's lines <, Windows' >)"
 	fi
-	[ ! -e "$work/lin/proj/.planning/.gsd.lock" ] || fail "$what: Linux made .planning/.gsd.lock"
+	[ ! -e "$work/lin/$P/.planning/.gsd.lock" ] || fail "$what: Linux made .planning/.gsd.lock"
 	local j=.planning/sessions/demo/journal.jsonl
-	if [ -e "$work/lin/proj/$j" ] || [ -e "$work/win/proj/$j" ]; then
+	if [ -e "$work/lin/$P/$j" ] || [ -e "$work/win/$P/$j" ]; then
 		if [ -n "$journal_exact" ]; then
-			cmp -s "$work/lin/proj/$j" "$work/win/proj/$j" ||
-				{ diff "$work/lin/proj/$j" "$work/win/proj/$j" >&2; fail "$what: journal.jsonl differs"; }
+			cmp -s "$work/lin/$P/$j" "$work/win/$P/$j" ||
+				{ diff "$work/lin/$P/$j" "$work/win/$P/$j" >&2; fail "$what: journal.jsonl differs"; }
 		else
-			diff <(canon_journal "$work/lin/proj/$j") <(canon_journal "$work/win/proj/$j") >&2 ||
+			diff <(canon_journal "$work/lin/$P/$j") <(canon_journal "$work/win/$P/$j") >&2 ||
 				fail "$what: journal.jsonl records other events on Windows than on Linux"
 		fi
 	fi
@@ -190,7 +193,7 @@ step() {
 		echo "    $(label $side) ${e[*]+${e[*]} }$(gsdname $side) ${a[*]}"
 		[ -n "$stdin" ] && in=$work/$side/$stdin
 		(
-			cd "$work/$side/proj/$dir" || exit
+			cd "$work/$side/$P/$dir" || exit
 			for x in ${e[@]+"${e[@]}"}; do export "${x?}"; done
 			if [ -n "$pipe" ]; then
 				cat "$in" | gsd $side "${a[@]}" >"$o.out" 2>"$o.err"
@@ -228,14 +231,14 @@ session=.planning/sessions/demo/current-plan.md
 # --- Sessions: bootstrap, paths, drive letters --------------------------------------------
 step "hydrate bootstraps a session from the active plan (CRLF)" -- hydrate
 expect out '^Bootstrap: fresh session from .planning/phases/02-task-api/02-02-PLAN.md'
-[ -e "$work/win/proj/.planning/.gsd.lock" ] || fail "gsd.exe took no .planning/.gsd.lock: the directory-lock fallback did not run"
+[ -e "$work/win/$P/.planning/.gsd.lock" ] || fail "gsd.exe took no .planning/.gsd.lock: the directory-lock fallback did not run"
 echo "    Windows locked .planning/.gsd.lock (the fallback for a directory lock); Linux made none"
 
 step "start PLAN: a relative path with backslashes" \
 	-- start $plan \
 	--win start '.planning\phases\02-task-api\02-04-PLAN.md'
 expect out "^Bootstrap: fresh session from $plan"
-grep -q $'status="pending">\r$' "$work/win/proj/$session" || fail "the session lost its CRLF line endings"
+grep -q $'status="pending">\r$' "$work/win/$P/$session" || fail "the session lost its CRLF line endings"
 
 step "start PLAN: an absolute path with a drive letter" \
 	-- start "@ROOT@/$plan" \
@@ -253,8 +256,8 @@ step "-C with a drive letter (from another directory)" --in .. -- -C @ROOT@/src/
 expect out '^> +1 +pending +Task 1: Request size limit'
 
 step "-C with backslashes (relative)" --in .. \
-	-- -C proj/src/deep hydrate --porcelain \
-	--win -C 'proj\src\deep' hydrate --porcelain
+	-- -C "$P/src/deep" hydrate --porcelain \
+	--win -C "$P\\src\\deep" hydrate --porcelain
 expect out '^1$'
 
 step "log" -- log
@@ -277,7 +280,7 @@ concurrent() {
 		for k in 1 2 3 4 5 6 7 8; do
 			(
 				o=$work/$side/$id.$k rc=0
-				(cd "$work/$side/proj" && gsd $side "$verb" $k </dev/null >"$o.out" 2>"$o.err") || rc=$?
+				(cd "$work/$side/$P" && gsd $side "$verb" $k </dev/null >"$o.out" 2>"$o.err") || rc=$?
 				echo $rc >"$o.rc"
 			) &
 			pids+=($!)
@@ -304,7 +307,7 @@ expect out '^8/8 complete, 0 in progress, 0 pending'
 # The journal is complete: a bootstrap, three more for the starts, and sixteen marks, numbered
 # without a gap; replayed, it gives the session (tasks --at checks the hash it recorded).
 for side in lin win; do
-	j=$work/$side/proj/.planning/sessions/demo/journal.jsonl
+	j=$work/$side/$P/.planning/sessions/demo/journal.jsonl
 	seqs=$(sed -E 's/.*"seq":([0-9]+),.*/\1/' "$j" | tr '\n' ' ')
 	want=$(seq 1 "$(wc -l <"$j")" | tr '\n' ' ')
 	[ "$seqs" = "$want" ] || fail "$side: journal seq numbers are $seqs"
@@ -340,34 +343,34 @@ step "state: STATE.md is out of date" -- state
 expect out 'out of date'
 step "state --write (STATE.md.lock, atomic replace)" -- state --write
 for side in lin win; do
-	[ ! -e "$work/$side/proj/.planning/STATE.md.lock" ] || fail "$side: state --write left STATE.md.lock behind"
-	ls -A "$work/$side/proj/.planning" | grep -q '^\.STATE' && fail "$side: state --write left a temporary file: $(ls -A "$work/$side/proj/.planning")"
+	[ ! -e "$work/$side/$P/.planning/STATE.md.lock" ] || fail "$side: state --write left STATE.md.lock behind"
+	ls -A "$work/$side/$P/.planning" | grep -q '^\.STATE' && fail "$side: state --write left a temporary file: $(ls -A "$work/$side/$P/.planning")"
 done
 step "state --write again (the lock was released)" -- state --write
 expect out 'up to date'
 # Another tool's STATE.md.lock: waited for while fresh, taken over once older than 10 s.
 for side in lin win; do
-	sed -i 's/^Status: .*/Status: Ready to plan\r/' "$work/$side/proj/.planning/STATE.md"
-	printf '4242\n2026-01-01T00:00:00Z\nanother-host\n' >"$work/$side/proj/.planning/STATE.md.lock"
+	sed -i 's/^Status: .*/Status: Ready to plan\r/' "$work/$side/$P/.planning/STATE.md"
+	printf '4242\n2026-01-01T00:00:00Z\nanother-host\n' >"$work/$side/$P/.planning/STATE.md.lock"
 done
 step "state --write waits for a fresh STATE.md.lock, then gives up" --env GSD_LOCK_TIMEOUT=1s -- state --write
 expect err 'STATE.md.lock: held by another process \(waited 1s'
-touch -d 2020-01-01 "$work/lin/proj/.planning/STATE.md.lock" "$work/win/proj/.planning/STATE.md.lock"
+touch -d 2020-01-01 "$work/lin/$P/.planning/STATE.md.lock" "$work/win/$P/.planning/STATE.md.lock"
 step "state --write takes over a STATE.md.lock left for dead" --env GSD_LOCK_TIMEOUT=1s -- state --write
 expect out '^Status: In progress'
 for side in lin win; do
-	[ ! -e "$work/$side/proj/.planning/STATE.md.lock" ] || fail "$side: state --write left STATE.md.lock behind"
+	[ ! -e "$work/$side/$P/.planning/STATE.md.lock" ] || fail "$side: state --write left STATE.md.lock behind"
 done
 step "state --check" -- state --check
 
 # --- Claude Code hooks ------------------------------------------------------------------------
 step "hook install into a CRLF .claude/settings.json" -- hook install
 expect out '^installed'
-grep -q $'gsd hook session-start"[^\r]*\r$' "$work/win/proj/.claude/settings.json" || fail "hook install did not keep CRLF"
+grep -q $'gsd hook session-start"[^\r]*\r$' "$work/win/$P/.claude/settings.json" || fail "hook install did not keep CRLF"
 step "hook install again changes nothing" -- hook install
 step "hook uninstall" -- hook uninstall
 for side in lin win; do
-	cmp -s "$work/settings.orig.json" "$work/$side/proj/.claude/settings.json" ||
+	cmp -s "$work/settings.orig.json" "$work/$side/$P/.claude/settings.json" ||
 		fail "$side: .claude/settings.json is not byte-identical after install and uninstall"
 done
 echo "    .claude/settings.json byte-identical to what it was, on both"
@@ -375,13 +378,13 @@ echo "    .claude/settings.json byte-identical to what it was, on both"
 winexe='"C:\Program Files\gsd\gsd.exe" hook session-start'
 step "hook install --command with a quoted Windows path" -- hook install --command "$winexe"
 expect out '^installed'
-grep -qF '"command": "\"C:\\Program Files\\gsd\\gsd.exe\" hook pre-compact"' "$work/win/proj/.claude/settings.json" ||
+grep -qF '"command": "\"C:\\Program Files\\gsd\\gsd.exe\" hook pre-compact"' "$work/win/$P/.claude/settings.json" ||
 	fail "hook install --command did not write the quoted Windows path as JSON"
 step "hook install --command again changes nothing" -- hook install --command "$winexe"
 expect out 'already'
 step "hook uninstall removes it" -- hook uninstall
 for side in lin win; do
-	cmp -s "$work/settings.orig.json" "$work/$side/proj/.claude/settings.json" ||
+	cmp -s "$work/settings.orig.json" "$work/$side/$P/.claude/settings.json" ||
 		fail "$side: .claude/settings.json is not byte-identical after install --command and uninstall"
 done
 
@@ -419,7 +422,7 @@ for side in lin win; do
 	holder=$!
 	echo "    $(label $side) $(gsdname $side) hook session-start <fifo (its writer sleeps)"
 	rc=0
-	(cd "$work/$side/proj" && gsd $side hook session-start <"$fifo" >"$work/$side/$id.out" 2>"$work/$side/$id.err") || rc=$?
+	(cd "$work/$side/$P" && gsd $side hook session-start <"$fifo" >"$work/$side/$id.out" 2>"$work/$side/$id.err") || rc=$?
 	echo $rc >"$work/$side/$id.rc"
 	# gsd returned while the writer still held stdin open: it stopped waiting by itself.
 	kill -0 $holder 2>/dev/null || fail "$side: the stdin writer ended before gsd did"
