@@ -304,8 +304,8 @@ concurrent mark-complete
 step "tasks: all eight complete, nothing lost" -- tasks
 expect out '^8/8 complete, 0 in progress, 0 pending'
 
-# The journal is complete: a bootstrap, three more for the starts, and sixteen marks, numbered
-# without a gap; replayed, it gives the session (tasks --at checks the hash it recorded).
+# The journal is complete: its events are numbered without a gap, sixteen of them marks; replayed,
+# it gives the session (tasks --at checks the hash it recorded).
 for side in lin win; do
 	j=$work/$side/$P/.planning/sessions/demo/journal.jsonl
 	seqs=$(sed -E 's/.*"seq":([0-9]+),.*/\1/' "$j" | tr '\n' ' ')
