@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -432,10 +433,19 @@ func (a *app) identityEnv(dir string) identity.Sources {
 			if err != nil {
 				return "", err
 			}
+			if runtime.GOOS == "windows" {
+				return withoutDomain(u.Username), nil
+			}
 			return u.Username, nil
 		},
 		Hostname: os.Hostname,
 	}
+}
+
+// withoutDomain is a Windows login name without its domain: user.Current gives DOMAIN\user
+// there, where whoami in Git Bash, which runs GSD's own scripts on Windows, prints the user alone.
+func withoutDomain(name string) string {
+	return name[strings.LastIndexByte(name, '\\')+1:]
 }
 
 // open finds the project and the user.

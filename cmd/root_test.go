@@ -69,3 +69,18 @@ func TestHookExitsZeroWhenStdoutFails(t *testing.T) {
 		t.Errorf("stderr %q: want the hook's note of the lost output", got)
 	}
 }
+
+func TestWithoutDomain(t *testing.T) {
+	for in, want := range map[string]string{
+		`DESKTOP-7QX2\ann`: "ann",
+		`CORP\Ann Example`: "Ann Example",
+		"ann":              "ann",
+		`\ann`:             "ann",
+		`MACHINE\`:         "",
+		`a\b\c`:            "c",
+	} {
+		if got := withoutDomain(in); got != want {
+			t.Errorf("withoutDomain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -11,7 +11,8 @@ func (a *app) newWhoamiCmd() *cobra.Command {
 		Use:   "whoami",
 		Short: "Show the session user, the raw name and where it came from",
 		Long: `Whoami shows the user name gsd files your session under, the name as found, and its source:
---user, GSD_USER, git user.name (and which config file), the OS login name or the host name.`,
+--user, GSD_USER, git user.name (and which config file), the OS login name (on Windows without
+its domain) or the host name.`,
 		Example: "  gsd whoami\n  gsd whoami --json",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ func (e *Env) ResolvePlan(dir, arg string) (string, error) {
 		return "", &ArgError{err}
 	}
 	if _, err := fs.Stat(e.FS, rel); !errors.Is(err, fs.ErrNotExist) {
-		return rel, nil
+		return spelledOnDisk(e.FS, rel), nil
 	}
 	if !strings.ContainsAny(arg, `/\`) {
 		plans, err := e.Plans()
@@ -40,4 +41,35 @@ func (e *Env) ResolvePlan(dir, arg string) (string, error) {
 		}
 	}
 	return "", &ArgError{fmt.Errorf("%s: %w (no file by that name, and no plan has that id)", arg, ErrNoSuchPlan)}
+}
+
+// spelledOnDisk returns the root-relative path rel with each name as its directory lists it.
+// Where the file system ignores case (Windows, macOS), .planning/PHASES/02-api/02-01-plan.md
+// opens a plan, but a session recording that spelling would not name the plan the phase
+// scan finds, and would be stale from its first moment. A name the directory lists exactly, or
+// that no single entry matches but for case, is kept as given.
+func spelledOnDisk(fsys fs.FS, rel string) string {
+	names := strings.Split(rel, "/")
+	dir := "."
+	for i, name := range names {
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return rel
+		}
+		found, folds := "", 0
+		for _, de := range entries {
+			if de.Name() == name {
+				found, folds = name, 1
+				break
+			}
+			if strings.EqualFold(de.Name(), name) {
+				found, folds = de.Name(), folds+1
+			}
+		}
+		if folds == 1 {
+			names[i] = found
+		}
+		dir = path.Join(dir, names[i])
+	}
+	return strings.Join(names, "/")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 )
 
 // TestResolvePlan: a plan by path or by id; an id two plans share, a path outside the project
@@ -38,6 +39,31 @@ func TestResolvePlan(t *testing.T) {
 		}
 		if tt.argErr && tt.arg == "nosuch" && !errors.Is(err, ErrNoSuchPlan) {
 			t.Errorf("ResolvePlan(nosuch): %v is not ErrNoSuchPlan", err)
+		}
+	}
+}
+
+// TestSpelledOnDisk: where names are matched regardless of case (Windows, macOS), a plan path
+// typed in another case is recorded as the directory spells it; an exact name stays, and so
+// does a name two entries match but for case.
+func TestSpelledOnDisk(t *testing.T) {
+	fsys := fstest.MapFS{
+		".planning/phases/02-api/02-01-PLAN.md": {},
+		".planning/phases/02-api/notes.md":      {},
+		".planning/phases/02-api/NOTES.md":      {},
+		".planning/phases/02-Api/x.md":          {},
+	}
+	for in, want := range map[string]string{
+		".planning/phases/02-api/02-01-PLAN.md":  ".planning/phases/02-api/02-01-PLAN.md",
+		".PLANNING/Phases/02-api/02-01-plan.md":  ".planning/phases/02-api/02-01-PLAN.md",
+		".planning/phases/02-api/Notes.md":       ".planning/phases/02-api/Notes.md",
+		".planning/phases/02-api/NOTES.md":       ".planning/phases/02-api/NOTES.md",
+		".planning/phases/02-API/02-01-PLAN.md":  ".planning/phases/02-API/02-01-PLAN.md",
+		".planning/PHASES/02-Api/x.md":           ".planning/phases/02-Api/x.md",
+		".planning/phases/missing/02-01-PLAN.md": ".planning/phases/missing/02-01-PLAN.md",
+	} {
+		if got := spelledOnDisk(fsys, in); got != want {
+			t.Errorf("spelledOnDisk(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

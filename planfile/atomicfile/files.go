@@ -168,5 +168,8 @@ func removeIfAbandoned(path string) bool {
 	if cur, err := os.Lstat(path); err != nil || !os.SameFile(fi, cur) {
 		return false
 	}
+	if openBlocksRemove {
+		_ = f.Close() // Windows: our own handle would make the removal fail
+	}
 	return removeFile(path) == nil
 }

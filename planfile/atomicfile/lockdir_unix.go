@@ -73,6 +73,12 @@ func tryLockFile(f *os.File) bool {
 	return err == nil || flockUnsupported(err)
 }
 
+// openBlocksRemove is Windows' (see there): on Unix an open file can be removed.
+const openBlocksRemove = false
+
+// heldOpen is Windows': on Unix an open file can be removed.
+func heldOpen(error) bool { return false }
+
 // flockUnsupported reports whether a flock error means the file system cannot lock this
 // descriptor at all, rather than that someone holds the lock.
 func flockUnsupported(err error) bool {

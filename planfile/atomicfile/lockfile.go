@@ -34,7 +34,8 @@ type LockFile struct {
 // processes can never both remove a lock and the second never removes the first's fresh one.
 // Anything at path but a regular file (a directory, a FIFO) is never removed or opened for
 // writing, and never makes the wait spin: the wait ends after timeout with an error that says
-// what is there. The lock file's directory must exist.
+// what is there. The lock file's directory must exist. Windows has no flock: there the holder's
+// open handle protects its lock file, since Windows refuses to remove a file that is open.
 func CreateLockFile(path string, timeout, stale time.Duration) (*LockFile, error) {
 	deadline := time.Now().Add(timeout)
 	host, _ := os.Hostname()
@@ -63,6 +64,21 @@ func createLockFile(path, host string) (*LockFile, error) {
 	// (link fails if path exists): so path never names an empty or unlocked file that a crash
 	// right after its creation would leave looking like someone else's fresh lock.
 	dir, base := filepath.Dir(path), filepath.Base(path)
+	if openBlocksRemove {
+		// Windows: the temporary name could not be removed while this process holds the file
+		// open, and the open handle is the lock there. path is created directly, which leaves
+		// no moment at which it names a file nobody holds open.
+		g, err := createDirectly(path, content)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := g.Stat()
+		if err != nil {
+			_ = g.Close()
+			return nil, err
+		}
+		return &LockFile{path: path, f: g, fi: fi}, nil
+	}
 	f, err := os.OpenFile(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, tempCreateError(dir, err)
@@ -105,8 +121,8 @@ func createDirectly(path, content string) (*os.File, error) {
 	}
 	lockFileBlocking(g)
 	if _, err := g.WriteString(content); err != nil {
+		_ = g.Close() // first: Windows cannot remove a file while it is open
 		_ = os.Remove(path)
-		_ = g.Close()
 		return nil, err
 	}
 	return g, nil
@@ -118,6 +134,9 @@ var errHeld = errors.New("held by another process")
 // reclaim removes the lock file at path if it is abandoned (see CreateLockFile) and returns nil
 // when path is now free to try; otherwise an error saying why it is not.
 func reclaim(path, host string, stale time.Duration) error {
+	if openBlocksRemove {
+		return reclaimUnopened(path, stale)
+	}
 	f, err := openNoBlock(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -149,10 +168,40 @@ func reclaim(path, host string, stale time.Duration) error {
 	if !dead && time.Since(fi.ModTime()) <= stale {
 		return errHeld
 	}
+	return removeAbandoned(path)
+}
+
+// removeAbandoned removes a lock file judged abandoned; nil when path is now free to try.
+func removeAbandoned(path string) error {
 	if err := Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if heldOpen(err) {
+			return errHeld // Windows: its holder, or a newcomer's fresh lock, has it open
+		}
 		return fmt.Errorf("abandoned, but cannot be removed: %w", err)
 	}
 	return nil
+}
+
+// reclaimUnopened is reclaim for Windows, where a waiter's handle on the lock file, however
+// brief, would make its holder's removal fail, and a crowd of waiters polling it would keep it
+// failing. So the file is judged without being opened: by its type and age (Lstat reads only
+// its attributes), not by its pid, which Windows cannot check anyway (processDead). A live
+// holder keeps its handle open, so Windows refuses to remove its lock, however old.
+func reclaimUnopened(path string, stale time.Duration) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("is %s, not a lock file", typeName(fi.Mode()))
+	}
+	if time.Since(fi.ModTime()) <= stale {
+		return errHeld
+	}
+	return removeAbandoned(path)
 }
 
 // Release removes the lock file, if path still names the file this lock created, syncs its
@@ -162,11 +211,20 @@ func (l *LockFile) Release() error {
 		return nil
 	}
 	var err error
-	if cur, lerr := os.Lstat(l.path); lerr == nil && os.SameFile(l.fi, cur) {
-		err = Remove(l.path)
+	if openBlocksRemove {
+		// Windows cannot remove a file its holder has open: close first. Until the removal
+		// the file is fresh (held for milliseconds), so no waiter takes it for abandoned.
+		err = l.f.Close()
 	}
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
+	if cur, lerr := os.Lstat(l.path); lerr == nil && os.SameFile(l.fi, cur) {
+		if rerr := Remove(l.path); err == nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = rerr
+		}
+	}
+	if !openBlocksRemove {
+		if cerr := l.f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	l.f = nil
 	if err != nil {

@@ -142,14 +142,26 @@ func UserSettings(home, configDir string) string {
 // on the command line ("gsd", "/usr/local/bin/gsd", "gsd.exe").
 func IsGSDCommand(cmd string) bool { return isGSDHook(cmd, "session-start") }
 
-// isGSDHook reports whether a hook command runs gsd hook sub, bare or guarded (Guard).
+// isGSDHook reports whether a hook command runs gsd hook sub, bare or guarded (Guard). A
+// program in quotes may hold spaces, as Windows' usual place for it does
+// ("C:\Program Files\gsd\gsd.exe").
 func isGSDHook(cmd, sub string) bool {
 	inner, _ := unguard(cmd)
+	var prog string
 	f := strings.Fields(inner)
+	if q := strings.TrimLeft(inner, " \t"); q != "" && (q[0] == '"' || q[0] == '\'') {
+		end := strings.IndexByte(q[1:], q[0]) + 1
+		if rest := q[end+1:]; end > 0 && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			prog = q[1:end]
+			f = append([]string{prog}, strings.Fields(rest)...)
+		}
+	}
 	if len(f) < 3 || f[1] != "hook" || f[2] != sub {
 		return false
 	}
-	prog := strings.Trim(f[0], `"'`)
+	if prog == "" {
+		prog = strings.Trim(f[0], `"'`)
+	}
 	base := prog[strings.LastIndexAny(prog, `/\`)+1:]
 	return base == "gsd" || base == "gsd.exe"
 }

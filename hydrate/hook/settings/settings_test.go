@@ -248,10 +248,18 @@ func TestIsGSDCommand(t *testing.T) {
 		"gsd hook session-start":                true,
 		"/opt/bin/gsd hook session-start --x":   true,
 		`"C:\tools\gsd.exe" hook session-start`: true,
-		"gsd hook install":                      false,
-		"notgsd hook session-start":             false,
-		"echo gsd hook session-start":           false,
-		"gsd":                                   false,
+		// Windows' usual place for programs has a space: quoted, it is one word.
+		`"C:\Program Files\gsd\gsd.exe" hook session-start`: true,
+		`'/opt/my tools/gsd' hook session-start`:            true,
+		`"gsd"hook session-start`:                           false,
+		`"C:\Program Files\gsd\gsd.exe" hook pre-compact`:   false,
+		`"C:\Program Files\notgsd.exe" hook session-start`:  false,
+		`"C:\Program Files\gsd\gsd.exe hook session-start`:  false,
+		`C:\Program Files\gsd\gsd.exe hook session-start`:   false,
+		"gsd hook install":                                  false,
+		"notgsd hook session-start":                         false,
+		"echo gsd hook session-start":                       false,
+		"gsd":                                               false,
 	} {
 		if got := IsGSDCommand(cmd); got != want {
 			t.Errorf("IsGSDCommand(%q) = %v", cmd, got)
