@@ -10,8 +10,9 @@
 #      both read <root>;
 #   2. .gsd.lock in .planning (and in .claude, .codex, .gemini after a hook edit), on Windows
 #      only: there gsd locks that file, as Windows cannot lock a directory;
-#   3. after the concurrent marks, the order of their lines in journal.jsonl (and so their seq
-#      and hash): the race decides it; the journals then compare as sets, and each must replay.
+#   3. after the concurrent marks, the order of their lines in journal.jsonl (and so their seq,
+#      hash and prev, the event before each): the race decides it; the journals then compare as
+#      sets, and each must replay.
 #
 # Usage: testdata/windows/story.sh (or make windows). Wine comes from ../shared/windows/wine.sh
 # beside the checkout, or the command in GSD_WINE (given a PROGRAM.exe and its arguments); the
@@ -141,8 +142,8 @@ trees() {
 	fi
 }
 
-# canon_journal prints a journal's lines without seq and hash, sorted: its events as a set.
-canon_journal() { sed -E 's/"seq":[0-9]+,//; s/,"sha256":"[0-9a-f]*"//' "$1" | sort; }
+# canon_journal prints a journal's lines without seq, hash and prev, sorted: its events as a set.
+canon_journal() { sed -E 's/"seq":[0-9]+,//; s/,"sha256":"[0-9a-f]*"//; s/"prev":"[0-9a-f]*",//' "$1" | sort; }
 
 # gsd SIDE ARGS... runs gsd on that side: the Linux build, or gsd.exe under Wine; gsdname and
 # label name it.
@@ -365,7 +366,7 @@ step "state --check" -- state --check
 # --- Claude Code hooks ------------------------------------------------------------------------
 step "hook install into a CRLF .claude/settings.json" -- hook install
 expect out '^installed'
-grep -q $'gsd hook session-start"[^\r]*\r$' "$work/win/$P/.claude/settings.json" || fail "hook install did not keep CRLF"
+grep -q $'gsd hook session-start[^"]*"[^\r]*\r$' "$work/win/$P/.claude/settings.json" || fail "hook install did not keep CRLF"
 step "hook install again changes nothing" -- hook install
 step "hook uninstall" -- hook uninstall
 for side in lin win; do
