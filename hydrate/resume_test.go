@@ -49,7 +49,7 @@ func TestMatchersAgreeWithExpressions(t *testing.T) {
 }
 
 func FuzzMatchersAgree(f *testing.F) {
-	task := regexp.MustCompile(`^(?i:task)\s*\d+\s*[:.)-]\s*`)
+	task := regexp.MustCompile(`^(?i:task|step)?\s*\d+\s*[:.)-]\s*`)
 	snap := regexp.MustCompile(`^current-plan\.(\d{14})(?:-(\d+))?\.([a-z][a-z-]*)$`)
 	f.Add("Task 3: x")
 	f.Add("current-plan.20260203100000-2.pre-compact")
