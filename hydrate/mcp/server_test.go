@@ -73,7 +73,7 @@ func TestServeToolErrors(t *testing.T) {
 			Tools []Tool `json:"tools"`
 		}
 	}
-	if err := json.Unmarshal([]byte(got[3]), &list); err != nil || len(list.Result.Tools) != 6 {
+	if err := json.Unmarshal([]byte(got[3]), &list); err != nil || len(list.Result.Tools) != 9 {
 		t.Fatalf("tools/list: %s", got[3])
 	}
 	for _, tl := range list.Result.Tools {
