@@ -301,6 +301,23 @@ func marshalText(v any) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
+// quoteArgs is err with every long string argument it names whole (a path in a file system
+// error, say) quoted as every message quotes an input: at most 120 characters of it.
+func quoteArgs(err error, a args) error {
+	msg := err.Error()
+	for _, v := range a {
+		if s, ok := v.(string); ok {
+			if s = strings.TrimSpace(s); len(s) > 120 && strings.Contains(msg, s) {
+				msg = strings.ReplaceAll(msg, s, textfmt.Quote(s))
+			}
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
+}
+
 // toolError is a tool that ran and failed: the agent reads why, in at most MaxResult bytes.
 func toolError(err error) map[string]any {
 	text := "gsd: " + err.Error()
@@ -349,7 +366,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 		return nil, rpcErr
 	case err != nil:
 		// Whatever the domain refused (no such teammate, task, snapshot or plan) or failed at.
-		return toolError(err), nil
+		return toolError(quoteArgs(err, a)), nil
 	}
 	return textResult(v, hint), nil
 }
