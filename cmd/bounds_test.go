@@ -128,7 +128,11 @@ func TestHostileProjectBounds(t *testing.T) {
 				toolCall(1, "session_rehydrate", map[string]any{"sessionId": "ann", "instanceId": "i-1", "fromTimestamp": 0}),
 				toolCall(2, "session_state_get", map[string]any{}),
 				toolCall(3, "list_sessions", map[string]any{}),
-				toolCall(4, "task_status_set", map[string]any{"task": 1, "status": "complete"}))
+				toolCall(4, "task_status_set", map[string]any{"task": 1, "status": "complete"}),
+				toolCall(5, "project_progress", map[string]any{"all": true}),
+				toolCall(6, "session_state_get", map[string]any{"sessionId": "bob"}),
+				toolCall(7, "session_hydrate", map[string]any{"sessionId": "bob"}),
+				toolCall(8, "session_start", map[string]any{"sessionId": "cy", "plan": bigInput[:4000]}))
 		})
 	}
 }

@@ -61,20 +61,12 @@ gsd.idleAfter, else 2h.`,
 			if err != nil {
 				return err
 			}
-			list := res.Sessions
-			if len(states) > 0 {
-				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
-			}
+			list := filterSessions(res.Sessions, states)
 			for _, w := range res.Warnings {
 				a.warn("%s", w)
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int                   `json:"schemaVersion"`
-					IdleAfter     string                `json:"idleAfter"`
-					Sessions      []hydrate.TeamSession `json:"sessions"`
-					Warnings      []string              `json:"warnings"`
-				}{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
+				return a.printJSON(sessionsJSON(res, states))
 			}
 			if len(list) == 0 {
 				printf(a.stdout, "no sessions\n")
@@ -123,4 +115,24 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 	if len(s.SharedWith) > 0 {
 		printf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
 	}
+}
+
+// filterSessions is --state: the sessions in one of states (all of them without any).
+func filterSessions(list []hydrate.TeamSession, states []string) []hydrate.TeamSession {
+	if len(states) == 0 {
+		return list
+	}
+	return slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
+}
+
+type sessionsReport struct {
+	SchemaVersion int                   `json:"schemaVersion"`
+	IdleAfter     string                `json:"idleAfter"`
+	Sessions      []hydrate.TeamSession `json:"sessions"`
+	Warnings      []string              `json:"warnings"`
+}
+
+// sessionsJSON is gsd sessions [--state ...] --json (and MCP's list_sessions).
+func sessionsJSON(res *hydrate.SessionsResult, states []string) sessionsReport {
+	return sessionsReport{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(filterSessions(res.Sessions, states)), nonNil(res.Warnings)}
 }

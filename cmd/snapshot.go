@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/hydrate"
 )
 
 func (a *app) newSnapshotCmd() *cobra.Command {
@@ -25,11 +27,7 @@ journal (gsd log).`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int    `json:"schemaVersion"`
-					ID            string `json:"id"`
-					Path          string `json:"path"`
-				}{SchemaVersion, res.ID, res.Path})
+				return a.printJSON(snapshotJSON(res))
 			}
 			printf(a.stdout, "snapshot %s\nrestore it with: gsd restore %s\n", res.ID, res.ID)
 			return nil
@@ -37,4 +35,15 @@ journal (gsd log).`,
 	}
 	c.Flags().StringVar(&reason, "reason", "", "why, recorded in the journal")
 	return c
+}
+
+type snapshotReport struct {
+	SchemaVersion int    `json:"schemaVersion"`
+	ID            string `json:"id"`
+	Path          string `json:"path"`
+}
+
+// snapshotJSON is gsd snapshot --json (and MCP's session_snapshot_create).
+func snapshotJSON(res *hydrate.SnapshotResult) snapshotReport {
+	return snapshotReport{SchemaVersion, res.ID, res.Path}
 }

@@ -41,31 +41,33 @@ type RehydrateSnap struct {
 	EventCount int    `json:"eventCount"`
 }
 
-// RehydrateContext is what the seed calls the pre-computed session context, for a GSD session.
+// RehydrateContext is what the seed calls the pre-computed session context, for a GSD session:
+// the seed's fields (lastTasks, activeTodos) in its shape with gsd's values, and gsd's own fields
+// by the rules of gsd's JSON (null for what is unknown).
 type RehydrateContext struct {
-	Plan         string         `json:"plan"`
+	Plan         *string        `json:"plan"` // null without a session
 	State        SessionState   `json:"state"`
 	LastTasks    []ContextTask  `json:"lastTasks"`
 	ActiveTodos  []ContextTodo  `json:"activeTodos"`
-	ResumeTask   int            `json:"resumeTask"`
+	ResumeTask   *int           `json:"resumeTask"` // null when there is none
 	Interrupted  bool           `json:"interrupted"`
 	StaleReasons []string       `json:"staleReasons"`
 	RecentEvents []ContextEvent `json:"recentEvents"` // journal events after fromTimestamp, the last maxRecentEvents of them
 	// RecentOmitted counts the earlier events after fromTimestamp left out of RecentEvents.
-	RecentOmitted int `json:"recentEventsOmitted,omitempty"`
+	RecentOmitted int `json:"recentEventsOmitted"`
 }
 
-// ContextTask is one task of the session, in the seed's shape.
+// ContextTask is one task of the session, in the seed's shape (its id a string) with gsd's values.
 type ContextTask struct {
-	ID     string `json:"id"` // the task number
-	Text   string `json:"text"`
-	Status string `json:"status"` // completed, in_progress, pending
+	ID     string          `json:"id"` // the task number, "1" for task 1
+	Text   string          `json:"text"`
+	Status planfile.Status `json:"status"` // complete, in-progress, pending, as everywhere in gsd
 }
 
-// ContextTodo is a task still to do, in the seed's shape.
+// ContextTodo is a task still to do, in the seed's shape with gsd's values.
 type ContextTodo struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
+	Content string          `json:"content"`
+	Status  planfile.Status `json:"status"` // in-progress or pending
 }
 
 // ContextEvent is one journal event, briefly.
@@ -79,17 +81,6 @@ type ContextEvent struct {
 	New       string `json:"new,omitempty"`
 	Note      string `json:"note,omitempty"`
 	Instance  string `json:"instance,omitempty"`
-}
-
-// seedStatus is a gsd status as the seed writes it.
-func seedStatus(st planfile.Status) string {
-	switch st {
-	case planfile.Complete:
-		return "completed"
-	case planfile.InProgress:
-		return "in_progress"
-	}
-	return string(st)
 }
 
 // Rehydrate reads the user's session (or one of its snapshots) into the seed's context and, when
@@ -138,12 +129,18 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 		}
 	}
 	c := &res.Context
-	c.Plan, c.State, c.ResumeTask, c.Interrupted = s.Plan, s.State, s.ResumeTask, s.Interrupted
+	c.State, c.Interrupted = s.State, s.Interrupted
+	if s.Plan != "" {
+		c.Plan = &s.Plan
+	}
+	if s.ResumeTask != 0 {
+		c.ResumeTask = &s.ResumeTask
+	}
 	c.StaleReasons = append(append(c.StaleReasons, s.CorruptReasons...), s.StaleReasons...)
 	for _, t := range s.Tasks {
-		c.LastTasks = append(c.LastTasks, ContextTask{ID: fmt.Sprint(t.Number), Text: t.Name, Status: seedStatus(t.Status)})
+		c.LastTasks = append(c.LastTasks, ContextTask{ID: fmt.Sprint(t.Number), Text: t.Name, Status: t.Status})
 		if t.Status != planfile.Complete {
-			c.ActiveTodos = append(c.ActiveTodos, ContextTodo{Content: t.Name, Status: seedStatus(t.Status)})
+			c.ActiveTodos = append(c.ActiveTodos, ContextTodo{Content: t.Name, Status: t.Status})
 		}
 	}
 	if !req.From.IsZero() {

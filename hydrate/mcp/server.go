@@ -45,6 +45,7 @@ type Opener func(user, instance string) (*hydrate.Env, error)
 type Server struct {
 	Name, Version string
 	Open          Opener
+	CLI           CLI // the command line's JSON, which the tools answer in
 }
 
 type request struct {
@@ -216,13 +217,14 @@ func (s *Server) dispatch(method string, params json.RawMessage) (any, *Error) {
 			"capabilities":    map[string]any{"tools": map[string]any{"listChanged": false}},
 			"serverInfo":      map[string]any{"name": s.Name, "version": s.Version},
 			"instructions": "gsd keeps a GSD project's per-user sessions (.planning/sessions/<user>/current-plan.md). " +
-				"Call session_rehydrate with your gsd user as sessionId when you start or after a compaction, " +
-				"and task_status_set as you start and finish tasks.",
+				"Call session_hydrate when you start or after a compaction (it starts a session from the active plan " +
+				"when there is none; session_start starts one from a plan you name), project_progress for where the " +
+				"project stands, and task_status_set as you start and finish tasks. Results are gsd's --json objects.",
 		}, nil
 	case "ping":
 		return struct{}{}, nil
 	case "tools/list":
-		return map[string]any{"tools": toolList()}, nil
+		return map[string]any{"tools": s.toolList()}, nil
 	case "tools/call":
 		var p struct {
 			Name      string          `json:"name"`

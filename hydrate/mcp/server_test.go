@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 // serve runs a server whose project never opens over in and returns its response lines.
@@ -73,12 +76,48 @@ func TestServeToolErrors(t *testing.T) {
 			Tools []Tool `json:"tools"`
 		}
 	}
-	if err := json.Unmarshal([]byte(got[3]), &list); err != nil || len(list.Result.Tools) != 6 {
+	if err := json.Unmarshal([]byte(got[3]), &list); err != nil || len(list.Result.Tools) != 9 {
 		t.Fatalf("tools/list: %s", got[3])
 	}
 	for _, tl := range list.Result.Tools {
 		if tl.InputSchema["type"] != "object" || tl.Description == "" {
 			t.Errorf("%s: schema %v", tl.Name, tl.InputSchema)
 		}
+	}
+}
+
+// The output schema is what encoding/json writes: omitempty fields optional, pointers, slices and
+// maps nullable, times and text marshalers strings, embedded fields promoted.
+func TestSchemaOf(t *testing.T) {
+	type inner struct {
+		N int `json:"n"`
+	}
+	type v struct {
+		inner
+		S   string         `json:"s"`
+		P   *string        `json:"p"`
+		O   int            `json:"o,omitempty"`
+		L   []inner        `json:"l"`
+		M   map[string]int `json:"m"`
+		T   time.Time      `json:"t"`
+		Ph  roadmap.PhaseNum
+		Any any `json:"any"`
+		Off int `json:"-"`
+	}
+	got, _ := json.Marshal(schemaOf(reflect.TypeFor[v]()))
+	want := `{"properties":{"Ph":{"type":"string"},"any":{},"l":{"items":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"},"type":["array","null"]},` +
+		`"m":{"additionalProperties":{"type":"integer"},"type":["object","null"]},"n":{"type":"integer"},"o":{"type":"integer"},"p":{"type":["string","null"]},` +
+		`"s":{"type":"string"},"t":{"format":"date-time","type":"string"}},"required":["n","s","p","l","m","t","Ph","any"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("schema\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A result over MaxResult is a tool error that says how to ask for less.
+func TestTextResultOverLimit(t *testing.T) {
+	r := textResult(map[string]string{"x": strings.Repeat("a", MaxResult)}, "; ask with compact: true")
+	text := r["content"].([]map[string]any)[0]["text"].(string)
+	if r["isError"] != true || !strings.Contains(text, "compact: true") || r["structuredContent"] != nil {
+		t.Fatalf("%v", r)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -16,12 +18,19 @@ import (
 
 // Tool is a tool as tools/list describes it.
 type Tool struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	InputSchema map[string]any `json:"inputSchema"`
+	Name         string         `json:"name"`
+	Title        string         `json:"title,omitempty"`
+	Description  string         `json:"description"`
+	InputSchema  map[string]any `json:"inputSchema"`
+	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+	Annotations  map[string]any `json:"annotations,omitempty"`
 }
 
 func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func boolean(desc string) map[string]any {
+	return map[string]any{"type": "boolean", "description": desc}
+}
 
 func object(props map[string]any, required ...string) map[string]any {
 	o := map[string]any{"type": "object", "properties": props}
@@ -31,61 +40,136 @@ func object(props map[string]any, required ...string) map[string]any {
 	return o
 }
 
-const sessionIDDesc = "the gsd user whose session it is (a directory under .planning/sessions); default: the server's user"
+// readOnly marks a tool that writes nothing.
+var readOnly = map[string]any{"readOnlyHint": true}
+
+const (
+	sessionIDDesc = "the gsd user whose session it is (a directory under .planning/sessions; `user` in the output); default: the server's user"
+	planDesc      = "the plan to start from: a path relative to the project root, or a plan id such as 03-02; default: the active plan"
+)
 
 var statusNames = []string{string(planfile.Complete), string(planfile.InProgress), string(planfile.Pending)}
 
-func toolList() []Tool {
+// toolList is every tool, with the schema of its arguments and of its result.
+func (s *Server) toolList() []Tool {
+	hydrateOut := schemaOf(s.CLI.Hydrate.Type)
 	return []Tool{
 		{
-			Name: "session_rehydrate",
+			Name:  "session_rehydrate",
+			Title: "Rehydrate a session (the seed's session.rehydrate)",
 			Description: "Rehydrate a gsd session for an agent instance taking it up: the plan, every task with its status, " +
 				"the tasks still to do, the resume point and staleness, read from the session (or from snapshotId), " +
-				"plus the journal events after fromTimestamp. Journals the rehydration. Never starts a session.",
+				"plus the journal events after fromTimestamp. Journals the rehydration. Never starts a session " +
+				"(rehydrated is false without one: session_hydrate or session_start starts it). The seed's field names and " +
+				"types (times in Unix milliseconds, task ids as strings), gsd's values (status in-progress, the task's number).",
 			InputSchema: object(map[string]any{
 				"sessionId":     str("the gsd user whose session to rehydrate"),
 				"instanceId":    str("the agent instance taking the session up"),
 				"snapshotId":    str("a snapshot id (gsd snapshots lists them) to read the context from instead of the current session"),
 				"fromTimestamp": map[string]any{"type": "number", "description": "also list the journal events after this time (Unix milliseconds)"},
 			}, "sessionId", "instanceId"),
+			OutputSchema: schemaOf(reflect.TypeFor[hydrate.RehydrateResult]()),
 		},
 		{
-			Name:        "session_state_get",
-			Description: "A gsd session's state without rehydrating it: plan, tasks with status, counts, the resume task, and why it is stale or corrupt.",
-			InputSchema: object(map[string]any{"sessionId": str(sessionIDDesc)}),
+			Name:  "session_state_get",
+			Title: "A session's state (gsd hydrate --no-bootstrap --json)",
+			Description: "A gsd session's state without changing anything, as gsd hydrate --no-bootstrap --json prints it: " +
+				"plan, tasks with status, counts, the resume task, why it is stale or corrupt, and for a missing, " +
+				"stale or corrupt one what session_hydrate would do, with the position's confidence and alternatives.",
+			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc)}),
+			OutputSchema: hydrateOut,
+			Annotations:  readOnly,
 		},
 		{
-			Name:        "session_snapshot_create",
-			Description: "Keep a manual snapshot of a gsd session (never deleted by gsd); returns its id for session_rehydrate or gsd restore.",
-			InputSchema: object(map[string]any{"sessionId": str(sessionIDDesc), "reason": str("why, recorded in the journal")}),
+			Name:  "session_hydrate",
+			Title: "Find, check or start a session (gsd hydrate --json)",
+			Description: "Hydrate a gsd session as gsd hydrate --json does: keep a valid session, or archive a missing, stale or " +
+				"corrupt one and start a fresh one from plan (default: the active plan the position chose, with its " +
+				"confidence and alternatives). A valid session is kept even when plan names another (session_start switches).",
+			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc), "plan": str(planDesc)}),
+			OutputSchema: hydrateOut,
 		},
 		{
-			Name: "list_sessions",
-			Description: "Every user's gsd session with its state: active, idle (no activity within the idle threshold; with a " +
-				"task in progress, an orphaned agent), stale, complete, corrupt, no-session; the agent instance attached, snapshot counts.",
+			Name:  "session_start",
+			Title: "Start a fresh session from a plan (gsd start --json)",
+			Description: "Start a fresh gsd session from plan (default: the active plan) as gsd start --json does; the session it " +
+				"replaces is kept as a snapshot. A plan that already has its SUMMARY is refused unless force.",
 			InputSchema: object(map[string]any{
-				"state": map[string]any{"type": "string", "description": "only sessions in this state", "enum": append(slices.Clone(hydrate.TeamStates), "all")},
+				"sessionId": str(sessionIDDesc),
+				"plan":      str(planDesc),
+				"force":     boolean("start a plan that already has its SUMMARY (gsd start --force)"),
 			}),
+			OutputSchema: hydrateOut,
 		},
 		{
-			Name: "session_resume",
-			Description: "Take a teammate's gsd session over: copy session_id's session into sessionId's (default: the server's user), " +
-				"keeping the replaced one as a pre-resume snapshot. Journaled in both.",
+			Name:  "project_progress",
+			Title: "The project's position and progress (gsd progress --json)",
+			Description: "The project's position and progress as gsd progress --json prints it: milestone, current phase, active " +
+				"plan, the rule that chose them with its evidence, confidence and alternatives, counts, phases, every " +
+				"session, STATE.md's agreement and problems. all lists every milestone's phases (--all); compact leaves out " +
+				"phases, sessions, state and problems, for a project whose report is over the result limit.",
 			InputSchema: object(map[string]any{
-				"session_id": str("the teammate whose session to take over"),
-				"sessionId":  str(sessionIDDesc),
-			}, "session_id"),
+				"all":     boolean("list the phases of every milestone, not only the current one (gsd progress --all)"),
+				"compact": boolean("only the position and the counts: leave out phases, sessions, state and problems"),
+			}),
+			OutputSchema: compactable(schemaOf(s.CLI.Progress.Type)),
+			Annotations:  readOnly,
+		},
+		{
+			Name:         "session_snapshot_create",
+			Title:        "Snapshot a session (gsd snapshot --json)",
+			Description:  "Keep a manual snapshot of a gsd session (never deleted by gsd), as gsd snapshot --json: its id (for session_rehydrate's snapshotId or gsd restore) and path.",
+			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc), "reason": str("why, recorded in the journal")}),
+			OutputSchema: schemaOf(s.CLI.Snapshot.Type),
+		},
+		{
+			Name:  "list_sessions",
+			Title: "Every user's session (gsd sessions --json)",
+			Description: "Every user's gsd session with its state, as gsd sessions --json: active, idle (no activity within idleAfter; with a " +
+				"task in progress, an orphaned agent), stale, complete, corrupt, no-session; the agent instance attached, snapshot counts, " +
+				"teammates' sessions gsd sync fetched.",
+			InputSchema: object(map[string]any{
+				"state": map[string]any{"type": "array", "description": "only sessions in these states (gsd sessions --state); default: all",
+					"items": map[string]any{"type": "string", "enum": hydrate.TeamStates}},
+			}),
+			OutputSchema: schemaOf(s.CLI.Sessions.Type),
+			Annotations:  readOnly,
+		},
+		{
+			Name:  "session_resume",
+			Title: "Take a teammate's session over (gsd resume --json)",
+			Description: "Take a teammate's gsd session over, as gsd resume FROM --json: copy from's session into sessionId's (default: the " +
+				"server's user), keeping the replaced one as a pre-resume snapshot. Journaled in both.",
+			InputSchema: object(map[string]any{
+				"from":      str("the teammate whose session to take over (USER, or USER@REMOTE for one gsd sync fetched; list_sessions names them)"),
+				"sessionId": str(sessionIDDesc),
+				"force":     boolean("take over a fetched session even when it is active (gsd resume --force)"),
+			}, "from"),
+			OutputSchema: schemaOf(s.CLI.Resume.Type),
 		},
 		{
 			Name:        "task_status_set",
-			Description: "Set one task's status in a gsd session (only that attribute's bytes change): in-progress when starting it, complete when its verify step passes.",
+			Title:       "Set a task's status (gsd mark-* --json)",
+			Description: "Set one task's status in a gsd session, as gsd mark-complete, mark-in-progress or mark-pending N --json (only that attribute's bytes change): in-progress when starting it, complete when its verify step passes.",
 			InputSchema: object(map[string]any{
 				"sessionId": str(sessionIDDesc),
-				"task":      map[string]any{"type": "integer", "minimum": 1, "description": "the task number (1-based)"},
+				"task":      map[string]any{"type": "integer", "minimum": 1, "maximum": planfile.MaxTasks, "description": "the task number (1-based)"},
 				"status":    map[string]any{"type": "string", "enum": statusNames},
 			}, "task", "status"),
+			OutputSchema: schemaOf(s.CLI.Mark.Type),
 		},
 	}
+}
+
+// compactFields are what project_progress's compact form leaves out.
+var compactFields = []string{"phases", "sessions", "state", "problems"}
+
+// compactable is the progress schema with compactFields no longer required.
+func compactable(schema map[string]any) map[string]any {
+	if req, ok := schema["required"].([]string); ok {
+		schema["required"] = slices.DeleteFunc(slices.Clone(req), func(f string) bool { return slices.Contains(compactFields, f) })
+	}
+	return schema
 }
 
 // args are a tool call's arguments.
@@ -94,8 +178,8 @@ type args map[string]any
 // Bounds of the arguments: a string longer than its bound, or a number outside its range, is
 // invalid params (never echoed back whole, never wrapped around).
 const (
-	maxIDArg     = 256  // sessionId, instanceId, snapshotId, session_id, state
-	maxReasonArg = 4096 // reason
+	maxIDArg     = 256  // sessionId, instanceId, snapshotId, from
+	maxReasonArg = 4096 // reason, plan
 	// maxTimestamp is the last millisecond of the year 9999.
 	maxTimestamp = 253402300799999
 )
@@ -112,7 +196,7 @@ func (a args) string(key string) (string, *Error) {
 		return "", invalidParams("%s must be a string", key)
 	}
 	limit := maxIDArg
-	if key == "reason" {
+	if key == "reason" || key == "plan" {
 		limit = maxReasonArg
 	}
 	if len(s) > limit {
@@ -134,14 +218,104 @@ func (a args) number(key string, min, max float64) (float64, bool, *Error) {
 	return n, true, nil
 }
 
-// textResult is a CallToolResult carrying v as structured content and as its JSON text; a
-// text over MaxResult is a tool error saying so instead.
-func textResult(v any) map[string]any {
-	b, _ := json.MarshalIndent(v, "", "  ")
-	if len(b) > MaxResult {
-		return toolError(fmt.Errorf("the result is %d bytes, over the %d an MCP result may hold (gsd on the command line prints it whole)", len(b), MaxResult))
+// boolean returns the boolean argument key (false when absent).
+func (a args) boolean(key string) (bool, *Error) {
+	v, ok := a[key]
+	if !ok || v == nil {
+		return false, nil
 	}
-	return map[string]any{"content": []map[string]any{{"type": "text", "text": string(b)}}, "structuredContent": v, "isError": false}
+	b, ok := v.(bool)
+	if !ok {
+		return false, invalidParams("%s must be true or false", key)
+	}
+	return b, nil
+}
+
+// maxStates bounds list_sessions' state list.
+const maxStates = 16
+
+// states returns the state argument: a list of session states, or one.
+func (a args) states(key string) ([]string, *Error) {
+	var list []any
+	switch v := a[key].(type) {
+	case nil:
+		return nil, nil
+	case string:
+		list = []any{v}
+	case []any:
+		list = v
+	default:
+		return nil, invalidParams("%s must be a list of states", key)
+	}
+	if len(list) > maxStates {
+		return nil, invalidParams("%s lists %d states, more than the %d there are", key, len(list), maxStates)
+	}
+	var out []string
+	for _, v := range list {
+		st, ok := v.(string)
+		if !ok || !slices.Contains(hydrate.TeamStates, st) {
+			return nil, invalidParams("%s: each must be one of %s", key, strings.Join(hydrate.TeamStates, ", "))
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// noted is a tool's result with notes for the agent: what the command line says on stderr.
+type noted struct {
+	v     any
+	notes []string
+}
+
+// textResult is a CallToolResult carrying v as structured content and as its JSON text, the
+// bytes the command line prints; each note follows as a text of its own. A text over MaxResult
+// is a tool error saying so instead.
+func textResult(v any, hint string) map[string]any {
+	var notes []string
+	if n, ok := v.(noted); ok {
+		v, notes = n.v, n.notes
+	}
+	text, err := marshalText(v)
+	if err != nil {
+		return toolError(err)
+	}
+	if len(text) > MaxResult {
+		return toolError(fmt.Errorf("the result is %d bytes, over the %d an MCP result may hold%s (gsd on the command line prints it whole)", len(text), MaxResult, hint))
+	}
+	content := []map[string]any{{"type": "text", "text": text}}
+	for _, n := range notes {
+		content = append(content, map[string]any{"type": "text", "text": textfmt.Excerpt("gsd: warning: " + n)})
+	}
+	return map[string]any{"content": content, "structuredContent": v, "isError": false}
+}
+
+// marshalText is v as the command line's --json prints it (without the final newline).
+func marshalText(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// quoteArgs is err with every long string argument it names whole (a path in a file system
+// error, say) quoted as every message quotes an input: at most 120 characters of it.
+func quoteArgs(err error, a args) error {
+	msg := err.Error()
+	for _, v := range a {
+		if s, ok := v.(string); ok {
+			if s = strings.TrimSpace(s); len(s) > 120 && strings.Contains(msg, s) {
+				msg = strings.ReplaceAll(msg, s, textfmt.Quote(s))
+			}
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
 // toolError is a tool that ran and failed: the agent reads why, in at most MaxResult bytes.
@@ -161,11 +335,18 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 		}
 	}
 	var fn func(args) (any, error)
+	hint := ""
 	switch name {
 	case "session_rehydrate":
 		fn = s.rehydrate
 	case "session_state_get":
 		fn = s.stateGet
+	case "session_hydrate":
+		fn = s.hydrateTool
+	case "session_start":
+		fn = s.start
+	case "project_progress":
+		fn, hint = s.progress, "; ask with compact: true for the position and counts only"
 	case "session_snapshot_create":
 		fn = s.snapshotCreate
 	case "list_sessions":
@@ -179,16 +360,15 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	}
 	v, err := fn(a)
 	var rpcErr *Error
-	var argErr *hydrate.ArgError
 	switch {
 	case errors.As(err, &rpcErr):
+		// Arguments that do not fit the tool's inputSchema: a malformed request.
 		return nil, rpcErr
-	case errors.As(err, &argErr):
-		return nil, invalidParams("%s", argErr.Error())
 	case err != nil:
-		return toolError(err), nil
+		// Whatever the domain refused (no such teammate, task, snapshot or plan) or failed at.
+		return toolError(quoteArgs(err, a)), nil
 	}
-	return textResult(v), nil
+	return textResult(v, hint), nil
 }
 
 // open opens the project for the sessionId argument (or the server's user).
@@ -225,27 +405,124 @@ func (s *Server) rehydrate(a args) (any, error) {
 	return env.Rehydrate(req)
 }
 
+// stateGet is gsd hydrate --no-bootstrap --json: the session judged, nothing written.
 func (s *Server) stateGet(a args) (any, error) {
 	env, err := s.open(a, "")
 	if err != nil {
 		return nil, err
 	}
 	defer env.Close()
-	ss, err := env.Inspect()
+	res, err := env.Hydrate(hydrate.Options{})
 	if err != nil {
 		return nil, err
 	}
-	tasks := make([]map[string]any, len(ss.Tasks))
-	for i, t := range ss.Tasks {
-		tasks[i] = map[string]any{"number": t.Number, "name": t.Name, "type": t.Type, "status": t.Status}
-	}
-	return map[string]any{
-		"sessionId": env.User.User, "path": ss.Path, "exists": ss.Exists, "state": ss.State, "plan": ss.Plan,
-		"started": ss.Started, "tasks": tasks, "counts": ss.Counts, "resumeTask": ss.ResumeTask,
-		"interrupted": ss.Interrupted, "staleReasons": nonNil(ss.StaleReasons), "corruptReasons": nonNil(ss.CorruptReasons),
-	}, nil
+	return s.CLI.Hydrate.render(Hydrated{env, res})
 }
 
+// plan returns the plan argument resolved as gsd resolves a PLAN, relative to the project root.
+func plan(env *hydrate.Env, a args) (string, error) {
+	p, perr := a.string("plan")
+	if perr != nil {
+		return "", perr
+	}
+	if p == "" {
+		return "", nil
+	}
+	rel, err := env.ResolvePlan(env.Root, p)
+	if err != nil {
+		return "", fmt.Errorf("plan: %w", err)
+	}
+	return rel, nil
+}
+
+// hydrateTool is gsd hydrate [--plan PLAN] --json.
+func (s *Server) hydrateTool(a args) (any, error) {
+	if _, perr := a.string("plan"); perr != nil {
+		return nil, perr
+	}
+	env, err := s.open(a, "")
+	if err != nil {
+		return nil, err
+	}
+	defer env.Close()
+	opts := hydrate.Options{Bootstrap: true}
+	if opts.Plan, err = plan(env, a); err != nil {
+		return nil, err
+	}
+	res, err := env.Hydrate(opts)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.CLI.Hydrate.render(Hydrated{env, res})
+	if err != nil || !res.PlanIgnored {
+		return v, err
+	}
+	return noted{v, []string{"a valid session exists; plan ignored (session_start with that plan switches)"}}, nil
+}
+
+// start is gsd start [PLAN] [--force] --json.
+func (s *Server) start(a args) (any, error) {
+	force, perr := a.boolean("force")
+	if perr == nil {
+		_, perr = a.string("plan")
+	}
+	if perr != nil {
+		return nil, perr
+	}
+	env, err := s.open(a, "")
+	if err != nil {
+		return nil, err
+	}
+	defer env.Close()
+	rel, err := plan(env, a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := env.StartWith(rel, hydrate.StartOptions{Force: force})
+	if err != nil {
+		return nil, err
+	}
+	return s.CLI.Hydrate.render(Hydrated{env, res})
+}
+
+// progress is gsd progress [--all] --json, or its compact form.
+func (s *Server) progress(a args) (any, error) {
+	all, perr := a.boolean("all")
+	compact, perr2 := a.boolean("compact")
+	for _, e := range []*Error{perr, perr2} {
+		if e != nil {
+			return nil, e
+		}
+	}
+	env, err := s.Open("", "")
+	if err != nil {
+		return nil, err
+	}
+	defer env.Close()
+	r, err := env.Progress()
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.CLI.Progress.render(Progressed{r, all})
+	if err != nil || !compact {
+		return v, err
+	}
+	// The same object without its lists: through JSON, so it stays the command's field for field.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, f := range compactFields {
+		delete(m, f)
+	}
+	return m, nil
+}
+
+// snapshotCreate is gsd snapshot [--reason REASON] --json.
 func (s *Server) snapshotCreate(a args) (any, error) {
 	reason, perr := a.string("reason")
 	if perr != nil {
@@ -260,16 +537,14 @@ func (s *Server) snapshotCreate(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"sessionId": env.User.User, "id": res.ID, "path": res.Path}, nil
+	return s.CLI.Snapshot.render(res)
 }
 
+// listSessions is gsd sessions [--state STATE,...] --json.
 func (s *Server) listSessions(a args) (any, error) {
-	state, perr := a.string("state")
+	states, perr := a.states("state")
 	if perr != nil {
 		return nil, perr
-	}
-	if state != "" && state != "all" && !slices.Contains(hydrate.TeamStates, state) {
-		return nil, invalidParams("state must be one of %s or all", strings.Join(hydrate.TeamStates, ", "))
 	}
 	env, err := s.Open("", "")
 	if err != nil {
@@ -280,36 +555,39 @@ func (s *Server) listSessions(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list := []hydrate.TeamSession{}
-	for _, ss := range res.Sessions {
-		if state == "" || state == "all" || ss.State == state {
-			list = append(list, ss)
-		}
-	}
-	return map[string]any{"sessions": list, "warnings": nonNil(res.Warnings), "idleAfter": res.IdleAfter.String()}, nil
+	return s.CLI.Sessions.render(Listed{res, states})
 }
 
+// resume is gsd resume FROM [--force] --json.
 func (s *Server) resume(a args) (any, error) {
-	from, perr := a.string("session_id")
+	if _, old := a["session_id"]; old {
+		return nil, invalidParams("session_id is now from: the teammate whose session to take over")
+	}
+	from, perr := a.string("from")
+	if perr != nil {
+		return nil, perr
+	}
+	force, perr := a.boolean("force")
 	if perr != nil {
 		return nil, perr
 	}
 	if from == "" {
-		return nil, invalidParams("session_id is required")
+		return nil, invalidParams("from is required")
 	}
 	env, err := s.open(a, "")
 	if err != nil {
 		return nil, err
 	}
 	defer env.Close()
-	res, err := env.Resume(from)
+	host, _ := os.Hostname()
+	res, err := env.ResumeWith(from, hydrate.ResumeOptions{Force: force, Host: host})
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"sessionId": env.User.User, "from": res.From, "plan": res.Plan, "archived": res.Archived,
-		"changed": !res.Identical, "counts": res.Session.Counts, "resumeTask": res.Session.ResumeTask}, nil
+	return s.CLI.Resume.render(res)
 }
 
+// taskStatusSet is gsd mark-STATUS N --json.
 func (s *Server) taskStatusSet(a args) (any, error) {
 	n, ok, perr := a.number("task", 1, planfile.MaxTasks)
 	if perr != nil {
@@ -335,13 +613,5 @@ func (s *Server) taskStatusSet(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"sessionId": env.User.User, "task": res.Task.Number, "name": res.Task.Name, "from": res.From,
-		"status": res.Task.Status, "changed": res.Changed, "counts": res.Session.Counts, "resumeTask": res.Session.ResumeTask}, nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return s.CLI.Mark.render(res)
 }

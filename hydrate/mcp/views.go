@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/gsd-tools/gsd/hydrate"
+)
+
+// CLI renders domain results as the command line's --json prints them; cmd provides it. Every
+// tool but session_rehydrate (the seed's door) answers with the very object its command prints,
+// built by the same function from the same domain result, so the two cannot drift apart: field
+// names, null for what is unknown, RFC 3339 times to the second, durations as "2h". A tool's
+// outputSchema is derived from that object's Go type.
+type CLI struct {
+	Hydrate  View[Hydrated]                // gsd hydrate --json, gsd start --json
+	Progress View[Progressed]              // gsd progress --json
+	Mark     View[*hydrate.MarkResult]     // gsd mark-* --json
+	Snapshot View[*hydrate.SnapshotResult] // gsd snapshot --json
+	Resume   View[*hydrate.ResumeResult]   // gsd resume --json
+	Sessions View[Listed]                  // gsd sessions --json
+}
+
+// Hydrated is what gsd hydrate and gsd start print from.
+type Hydrated struct {
+	Env    *hydrate.Env
+	Result *hydrate.Result
+}
+
+// Progressed is what gsd progress prints from; All is --all.
+type Progressed struct {
+	Report *hydrate.ProgressReport
+	All    bool
+}
+
+// Listed is what gsd sessions prints from; States is --state (none: every session).
+type Listed struct {
+	Result *hydrate.SessionsResult
+	States []string
+}
+
+// View renders a domain result T as one JSON object.
+type View[T any] struct {
+	JSON func(T) any
+	Type reflect.Type // the type JSON returns
+}
+
+// ViewOf is the View of f, typed by what f returns.
+func ViewOf[T, Out any](f func(T) Out) View[T] {
+	return View[T]{JSON: func(v T) any { return f(v) }, Type: reflect.TypeFor[Out]()}
+}
+
+// render is v.JSON(in), or an error when the server was built without that view.
+func (v View[T]) render(in T) (any, error) {
+	if v.JSON == nil {
+		return nil, errNoView
+	}
+	return v.JSON(in), nil
+}
+
+type viewError string
+
+func (e viewError) Error() string { return string(e) }
+
+const errNoView = viewError("this gsd was built without the command line's JSON for this tool")
+
+// schemaOf is the JSON Schema of what encoding/json writes for a value of type t: every field
+// without omitempty is required, a pointer, slice or map may be null.
+func schemaOf(t reflect.Type) map[string]any {
+	if t == nil {
+		return map[string]any{"type": "object"}
+	}
+	return schemaFor(t, map[reflect.Type]bool{})
+}
+
+var (
+	timeType          = reflect.TypeFor[time.Time]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+func implements(t, iface reflect.Type) bool {
+	return t.Implements(iface) || reflect.PointerTo(t).Implements(iface)
+}
+
+func schemaFor(t reflect.Type, seen map[reflect.Type]bool) map[string]any {
+	nullable := false
+	for t.Kind() == reflect.Pointer {
+		t, nullable = t.Elem(), true
+	}
+	s := map[string]any{}
+	switch {
+	case t == timeType:
+		s["type"], s["format"] = "string", "date-time"
+	case implements(t, jsonMarshalerType):
+		// Whatever it writes: no constraint.
+	case implements(t, textMarshalerType):
+		s["type"] = "string"
+	default:
+		switch t.Kind() {
+		case reflect.Bool:
+			s["type"] = "boolean"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			s["type"] = "integer"
+		case reflect.Float32, reflect.Float64:
+			s["type"] = "number"
+		case reflect.String:
+			s["type"] = "string"
+		case reflect.Slice, reflect.Array:
+			if t.Elem().Kind() == reflect.Uint8 {
+				s["type"] = "string" // base64
+				break
+			}
+			s["type"], s["items"] = "array", schemaFor(t.Elem(), seen)
+			nullable = nullable || t.Kind() == reflect.Slice
+		case reflect.Map:
+			s["type"], s["additionalProperties"] = "object", schemaFor(t.Elem(), seen)
+			nullable = true
+		case reflect.Struct:
+			if seen[t] {
+				return s // a recursive type: no constraint below this level
+			}
+			seen[t] = true
+			props, required := map[string]any{}, []string{}
+			structFields(t, seen, props, &required)
+			delete(seen, t)
+			s["type"], s["properties"] = "object", props
+			if len(required) > 0 {
+				s["required"] = required
+			}
+		}
+	}
+	if nullable {
+		if typ, ok := s["type"].(string); ok {
+			s["type"] = []string{typ, "null"}
+		}
+	}
+	return s
+}
+
+// structFields adds the JSON fields of struct type t to props, as encoding/json writes them
+// (an embedded struct's fields promoted).
+func structFields(t reflect.Type, seen map[reflect.Type]bool, props map[string]any, required *[]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				structFields(et, seen, props, required)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, dup := props[name]; dup {
+			continue // the shallower field wins, as in encoding/json
+		}
+		props[name] = schemaFor(f.Type, seen)
+		if !strings.Contains(","+opts+",", ",omitempty,") && !strings.Contains(","+opts+",", ",omitzero,") {
+			*required = append(*required, name)
+		}
+	}
+}
