@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -253,7 +252,7 @@ const progressWidth = 80
 func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	p := r.Progress
 	if r.Milestone != "" {
-		a.field(w, "Milestone", textfmt.Clip(r.Milestone, progressWidth-11))
+		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
 	}
 	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
 		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
@@ -263,7 +262,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	fmt.Fprintln(w)
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
 	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
-	fmt.Fprintf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
+	printf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
 	hidden := 0
 	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
@@ -280,14 +279,14 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
 	}
 	fmt.Fprintln(w)
 	if cur := r.CurrentPhase(); cur != nil {
-		a.field(w, "Current", textfmt.Clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
+		a.field(w, "Current", clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
 		switch {
 		case r.Active == nil:
 			a.field(w, "Active", "none: "+hydrate.NoActivePlan(r.Position))
@@ -311,7 +310,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	}
 	if len(r.Sessions) > 0 {
 		fmt.Fprintln(w, "\nSessions:")
-		fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n", "user", "plan", "tasks", "resume", "state", "changed")
+		printf(w, "  %s %s %-11s %-8s %-12s %s\n", pad("user", 14), pad("plan", 16), "tasks", "resume", "state", "changed")
 		for _, s := range r.Sessions {
 			plan := "-"
 			if s.Plan != "" {
@@ -321,8 +320,8 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			if s.ResumeTask > 0 {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
-			printf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
-				textfmt.Clip(printable(s.User), 14), textfmt.Clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+			printf(w, "  %s %s %-11s %-8s %-12s %s\n",
+				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -456,12 +455,11 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`).Replace(printable(s))
 }
 
-// pad right-pads s with spaces to n runes (fmt pads by bytes).
-func pad(s string, n int) string {
-	if k := utf8.RuneCountInString(s); k < n {
-		return s + strings.Repeat(" ", n-k)
-	}
-	return s
+// pad is the one padding helper of gsd's tables: s, escaped (printable), right-padded with
+// spaces to n terminal columns. fmt's %-Ns counts runes, and a Chinese or Japanese character
+// takes two columns: a column after it would drift.
+func pad(s string, n int) styled {
+	return styled(textfmt.Pad(printable(s), n))
 }
 
 func lastElem(p string) string {
