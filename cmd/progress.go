@@ -36,7 +36,8 @@ other readings a person could defend: --explain prints them, every --json carrie
 
 With --check, exit status is 1 when any problem is an error, 0 otherwise. Only a contradiction
 in current work is an error (a phase of an unshipped milestone marked complete while a plan of it
-has no SUMMARY; plans of one phase in two directories of phases/). History draws notes, never
+has no SUMMARY; plans of one phase in two directories of phases/); a FIX plan, which progress
+does not count, without its SUMMARY in such a phase is a warning. History draws notes, never
 errors: a shipped milestone's leftovers (its last one's too), a milestone's archive under
 milestones/<version>-phases/ (nothing is said of it), and phase directories left in phases/
 outside the roadmap with every plan done; a run of such directories is one line. A directory

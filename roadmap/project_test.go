@@ -568,3 +568,28 @@ func TestLoadOnePhaseOverPaddingSiblings(t *testing.T) {
 		t.Errorf("active = %+v, want 096-02-PLAN.md", p.Active)
 	}
 }
+
+// TestFixPlanWithoutSummary: progress does not count FIX plans, so a phase marked complete with a
+// FIX plan left without its SUMMARY is a warning (a fix to make), not the error an open numbered
+// plan is; in a shipped milestone, a note.
+func TestFixPlanWithoutSummary(t *testing.T) {
+	const ph = ".planning/phases/"
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap: Finch\n\n"+
+			"- [x] **Phase 1: Foundation** - layout\n"+
+			"- [x] **Phase 2: Core** - core\n"+
+			"- [ ] **Phase 3: Web** - web\n",
+		ph+"01-foundation/01-01-PLAN.md", "", ph+"01-foundation/01-01-SUMMARY.md", "",
+		ph+"01-foundation/01-01-FIX-PLAN.md", "",
+		ph+"02-core/02-01-PLAN.md", "",
+		ph+"02-core/02-01-FIX-PLAN.md", "",
+		ph+"03-web/03-01-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	want := ".planning/ROADMAP.md:3: warning: phase 1 is marked complete, but its FIX plan 01-01-FIX-PLAN.md has no SUMMARY (FIX plans are not counted in progress; write the SUMMARY once the fix is made)\n" +
+		".planning/ROADMAP.md:4: warning: phase 2 is marked complete, but its FIX plan 02-01-FIX-PLAN.md has no SUMMARY (FIX plans are not counted in progress; write the SUMMARY once the fix is made)\n" +
+		".planning/ROADMAP.md:4: error: phase 2 is marked complete, but 02-01-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n"
+	if got := problemsText(p.Problems); got != want {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+	}
+}
