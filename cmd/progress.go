@@ -255,8 +255,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	if r.Milestone != "" {
 		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
 	}
-	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
-		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
+	a.field(w, "Progress", hydrate.ProgressBar(p.Percent, 20)+" "+progressLine(p))
 	if len(r.Quick) > 0 {
 		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", r.QuickDone(), len(r.Quick)))
 	}
@@ -329,6 +328,17 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		fmt.Fprintln(w, "\nProblems:")
 		a.printProblems(w, r.Problems)
 	}
+}
+
+// progressLine says the percent and the counts it comes from: "50%  plans 1/2, phases 1/3". The
+// percent is over the plans written so far; while phases are still to plan it says so, lest 100%
+// read as done: "100% of planned plans  plans 2/2, phases 1/3, 2 not yet planned".
+func progressLine(p roadmap.Progress) string {
+	if p.PhasesUnplanned == 0 {
+		return fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	}
+	return fmt.Sprintf("%d%% of planned plans  plans %d/%d, phases %d/%d, %d not yet planned",
+		p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned)
 }
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
@@ -415,7 +425,12 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	if r.Milestone != "" {
 		fmt.Fprintf(&b, "Milestone: %s  \n", mdCell(r.Milestone))
 	}
-	fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
+	if p.PhasesUnplanned == 0 {
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
+	} else {
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%% of planned plans)\n\n",
+			p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned, p.Percent)
+	}
 	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
 	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]

@@ -74,6 +74,9 @@ type Progress struct {
 	PlansComplete  int `json:"plansComplete"`
 	PlansTotal     int `json:"plansTotal"`
 	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD rounds it
+	// PhasesUnplanned counts the phases not finished that have no plan file yet: Percent is over
+	// the plans written so far, so it can be 100 while these are still to plan.
+	PhasesUnplanned int `json:"phasesUnplanned"`
 }
 
 func (pr *Progress) add(ph *PhaseInfo) {
@@ -83,6 +86,8 @@ func (pr *Progress) add(ph *PhaseInfo) {
 	pr.PhasesTotal++
 	if ph.Status == StatusComplete || ph.Status == StatusDeferred {
 		pr.PhasesComplete++
+	} else if len(ph.Plans) == 0 {
+		pr.PhasesUnplanned++
 	}
 	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
 	if pr.PhasesComplete == pr.PhasesTotal {
