@@ -298,6 +298,9 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	} else {
 		a.field(w, "Current", r.NoCurrentPhase())
 	}
+	if r.Workstreams != "" {
+		a.field(w, "Hint", r.Workstreams)
+	}
 	if st := r.StateFile; st != nil {
 		switch {
 		case !st.Exists:
