@@ -117,6 +117,9 @@ func workstreamsJSON(r *hydrate.WorkstreamsReport) workstreamsReportJSON {
 func (a *app) printWorkstreams(w io.Writer, r *hydrate.WorkstreamsReport) {
 	if len(r.Workstreams) == 0 {
 		fmt.Fprintln(w, "no workstreams (.planning/workstreams holds none)")
+		if sel := r.Selection; r.SelectErr == nil && sel.Pointer == "" && sel.Workstream == "" {
+			return // nothing selects one either: nothing more to say
+		}
 	} else {
 		rows := [][]string{{"  workstream", "milestone", "phase", "active plan", "plans", "percent", "confidence"}}
 		for _, ws := range r.Workstreams {
