@@ -251,9 +251,11 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		default:
 			a.field(w, "State", "no session (gsd hydrate, or gsd start PLAN, starts one)")
 		}
+		a.workstreamsHint(w, r.Workstreams)
 		return
 	case hydrate.StateNoPlan, hydrate.StateNoTasks:
 		a.field(w, "State", "no session, and "+r.Note)
+		a.workstreamsHint(w, r.Workstreams)
 		return
 	case hydrate.StateCorrupt:
 		a.field(w, "State", a.paint("red", "corrupt"), fate(r))
@@ -283,6 +285,13 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	a.field(w, "Resume", a.paint("bold", hydrate.TaskLabel(t.Number, t.Name)))
 	if r.Interrupted {
 		fmt.Fprintf(w, "%-10s %s\n", "", "interrupted: re-execute it from its start; check what is already on disk and committed")
+	}
+}
+
+// workstreamsHint prints hydrate.WorkstreamsHint's line, when there is one.
+func (a *app) workstreamsHint(w io.Writer, hint string) {
+	if hint != "" {
+		a.field(w, "Hint", hint)
 	}
 }
 

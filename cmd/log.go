@@ -82,9 +82,7 @@ along its own branch. The next write reconciles the merged session.`,
 				return nil
 			}
 			w := bufio.NewWriter(a.stdout) // ten thousand lines, not ten thousand writes
-			for _, ev := range res.Events {
-				printEvent(w, ev)
-			}
+			printEvents(w, res.Events)
 			return w.Flush()
 		},
 	}
@@ -93,23 +91,42 @@ along its own branch. The next write reconciles the merged session.`,
 	return c
 }
 
-// printEvent prints one journal event as one line (appended by hand: ten thousand of them
-// through fmt cost more than reading the journal), its text escaped as printf escapes it.
-func printEvent(w io.Writer, ev journal.Event) {
+// printEvents prints journal events one per line, in columns as wide as their widest entry:
+// the sequence number (at least five digits' room, right-aligned), the time, then who wrote it
+// (source and instance).
+func printEvents(w io.Writer, evs []journal.Event) {
+	seqW, whoW := 5, 0
+	for _, ev := range evs {
+		seqW = max(seqW, len(strconv.FormatInt(ev.Seq, 10)))
+		whoW = max(whoW, textfmt.Width(eventWho(ev)))
+	}
+	for _, ev := range evs {
+		printEvent(w, ev, seqW, whoW)
+	}
+}
+
+// eventWho is the event's source and agent instance, escaped.
+func eventWho(ev journal.Event) string {
+	if ev.Instance == "" {
+		return printable(ev.Source)
+	}
+	return printable(ev.Source) + " " + printable(ev.Instance)
+}
+
+// printEvent prints one journal event as one line, its number right-aligned in seqW columns and
+// its writer padded to whoW (appended by hand: ten thousand of them through fmt cost more than
+// reading the journal), its text escaped as printf escapes it.
+func printEvent(w io.Writer, ev journal.Event, seqW, whoW int) {
 	b := make([]byte, 0, 160)
 	seq := strconv.FormatInt(ev.Seq, 10)
-	for i := len(seq); i < 5; i++ {
+	for i := len(seq); i < seqW; i++ {
 		b = append(b, ' ')
 	}
 	b = append(b, seq...)
 	b = append(b, "  "...)
 	b = ev.Time.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, "  "...)
-	b = append(b, printable(ev.Source)...)
-	if ev.Instance != "" {
-		b = append(b, ' ')
-		b = append(b, printable(ev.Instance)...)
-	}
+	b = append(b, textfmt.Pad(eventWho(ev), whoW)...)
 	b = append(b, "  "...)
 	switch ev.Type {
 	case journal.Mark:

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +36,8 @@ other readings a person could defend: --explain prints them, every --json carrie
 
 With --check, exit status is 1 when any problem is an error, 0 otherwise. Only a contradiction
 in current work is an error (a phase of an unshipped milestone marked complete while a plan of it
-has no SUMMARY; plans of one phase in two directories of phases/). History draws notes, never
+has no SUMMARY; plans of one phase in two directories of phases/); a FIX plan, which progress
+does not count, without its SUMMARY in such a phase is a warning. History draws notes, never
 errors: a shipped milestone's leftovers (its last one's too), a milestone's archive under
 milestones/<version>-phases/ (nothing is said of it), and phase directories left in phases/
 outside the roadmap with every plan done; a run of such directories is one line. A directory
@@ -253,17 +253,16 @@ const progressWidth = 80
 func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	p := r.Progress
 	if r.Milestone != "" {
-		a.field(w, "Milestone", textfmt.Clip(r.Milestone, progressWidth-11))
+		a.field(w, "Milestone", clip(r.Milestone, progressWidth-11))
 	}
-	a.field(w, "Progress", fmt.Sprintf("%s %d%%  plans %d/%d, phases %d/%d",
-		hydrate.ProgressBar(p.Percent, 20), p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal))
+	a.field(w, "Progress", hydrate.ProgressBar(p.Percent, 20)+" "+progressLine(p))
 	if len(r.Quick) > 0 {
 		a.field(w, "Quick", fmt.Sprintf("%d/%d quick tasks done (not counted above)", r.QuickDone(), len(r.Quick)))
 	}
 	fmt.Fprintln(w)
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
 	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
-	fmt.Fprintf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
+	printf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
 	hidden := 0
 	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
@@ -280,14 +279,14 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		if ph.Dir == "" && total == 0 {
 			plans = "-"
 		}
-		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(textfmt.Clip(printable(ph.Name), nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
+		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
 		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
 	}
 	fmt.Fprintln(w)
 	if cur := r.CurrentPhase(); cur != nil {
-		a.field(w, "Current", textfmt.Clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
+		a.field(w, "Current", clip("phase "+cur.Num.String()+" ("+cur.Name+")", progressWidth-11))
 		switch {
 		case r.Active == nil:
 			a.field(w, "Active", "none: "+hydrate.NoActivePlan(r.Position))
@@ -298,6 +297,9 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		}
 	} else {
 		a.field(w, "Current", r.NoCurrentPhase())
+	}
+	if r.Workstreams != "" {
+		a.field(w, "Hint", r.Workstreams)
 	}
 	if st := r.StateFile; st != nil {
 		switch {
@@ -311,7 +313,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	}
 	if len(r.Sessions) > 0 {
 		fmt.Fprintln(w, "\nSessions:")
-		fmt.Fprintf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n", "user", "plan", "tasks", "resume", "state", "changed")
+		printf(w, "  %s %s %-11s %-8s %-12s %s\n", pad("user", 14), pad("plan", 16), "tasks", "resume", "state", "changed")
 		for _, s := range r.Sessions {
 			plan := "-"
 			if s.Plan != "" {
@@ -321,14 +323,25 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			if s.ResumeTask > 0 {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
-			printf(w, "  %-14s %-16s %-11s %-8s %-12s %s\n",
-				textfmt.Clip(printable(s.User), 14), textfmt.Clip(printable(plan), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+			printf(w, "  %s %s %-11s %-8s %-12s %s\n",
+				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
 		}
 	}
 	if len(r.Problems) > 0 {
 		fmt.Fprintln(w, "\nProblems:")
 		a.printProblems(w, r.Problems)
 	}
+}
+
+// progressLine says the percent and the counts it comes from: "50%  plans 1/2, phases 1/3". The
+// percent is over the plans written so far; while phases are still to plan it says so, lest 100%
+// read as done: "100% of planned plans  plans 2/2, phases 1/3, 2 not yet planned".
+func progressLine(p roadmap.Progress) string {
+	if p.PhasesUnplanned == 0 {
+		return fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	}
+	return fmt.Sprintf("%d%% of planned plans  plans %d/%d, phases %d/%d, %d not yet planned",
+		p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned)
 }
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
@@ -415,7 +428,12 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	if r.Milestone != "" {
 		fmt.Fprintf(&b, "Milestone: %s  \n", mdCell(r.Milestone))
 	}
-	fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
+	if p.PhasesUnplanned == 0 {
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
+	} else {
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%% of planned plans)\n\n",
+			p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned, p.Percent)
+	}
 	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
 	for _, i := range r.ListOrder() {
 		ph := &r.Phases[i]
@@ -456,12 +474,11 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`).Replace(printable(s))
 }
 
-// pad right-pads s with spaces to n runes (fmt pads by bytes).
-func pad(s string, n int) string {
-	if k := utf8.RuneCountInString(s); k < n {
-		return s + strings.Repeat(" ", n-k)
-	}
-	return s
+// pad is the one padding helper of gsd's tables: s, escaped (printable), right-padded with
+// spaces to n terminal columns. fmt's %-Ns counts runes, and a Chinese or Japanese character
+// takes two columns: a column after it would drift.
+func pad(s string, n int) styled {
+	return styled(textfmt.Pad(printable(s), n))
 }
 
 func lastElem(p string) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // SchemaVersion is the version of every JSON object gsd prints.
@@ -61,7 +62,7 @@ func (a *app) paint(style, s string) styled {
 
 // statusWord paints a status padded to width (padding first: escape codes take no columns).
 func (a *app) statusWord(st planfile.Status, width int) styled {
-	s := fmt.Sprintf("%-*s", width, st)
+	s := string(pad(string(st), width))
 	switch st {
 	case planfile.Complete:
 		return a.paint("green", s)
@@ -119,14 +120,19 @@ func optString(s string) *string {
 	return &s
 }
 
-// printTasks lists tasks one per line: number, status, name.
+// printTasks lists tasks one per line: number (right-aligned, as wide as the largest), status,
+// name.
 func (a *app) printTasks(w io.Writer, ts []hydrate.Task, resume int) {
+	numW := 2
+	for _, t := range ts {
+		numW = max(numW, len(strconv.Itoa(t.Number)))
+	}
 	for _, t := range ts {
 		mark := styled(" ")
 		if t.Number == resume {
 			mark = a.paint("cyan", ">")
 		}
-		printf(w, "%s %2d  %s  %s\n", mark, t.Number, a.statusWord(t.Status, 11), t.Name)
+		printf(w, "%s %*d  %s  %s\n", mark, numW, t.Number, a.statusWord(t.Status, 11), t.Name)
 	}
 }
 
@@ -198,4 +204,36 @@ func printable(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// printTable prints rows of text (escaped) in columns two spaces apart, each column as wide as
+// its widest cell (the last one unpadded).
+func printTable(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], textfmt.Width(printable(cell)))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		b.Reset()
+		for i, cell := range row {
+			if i == len(row)-1 {
+				b.WriteString(printable(cell))
+				break
+			}
+			b.WriteString(string(pad(cell, widths[i])))
+			b.WriteString("  ")
+		}
+		fmt.Fprintln(w, b.String())
+	}
+}
+
+// clip is s, escaped (printable), cut to n terminal columns.
+func clip(s string, n int) string {
+	return textfmt.ClipWidth(printable(s), n)
 }

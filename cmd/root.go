@@ -295,6 +295,7 @@ var subcommands = []subcommand{
 	{name: "config", build: (*app).newConfigCmd},
 	{name: "whoami", build: (*app).newWhoamiCmd},
 	{name: "progress", build: (*app).newProgressCmd},
+	{name: "workstreams", build: (*app).newWorkstreamsCmd},
 	{name: "state", build: (*app).newStateCmd},
 	{name: "brief", build: (*app).newBriefCmd},
 	{name: "hook", build: (*app).newHookCmd},
@@ -455,7 +456,13 @@ func (a *app) open() (*hydrate.Env, string, error) { return a.openFor(true) }
 // session alike): who runs it is not resolved, so a GSD_USER it would refuse does not stop it.
 func (a *app) openAnyone() (*hydrate.Env, string, error) { return a.openFor(false) }
 
-func (a *app) openFor(user bool) (*hydrate.Env, string, error) {
+// openWorkstreams is openAnyone at the project's root whatever workstream is selected, even one
+// that cannot be used: gsd workstreams reports the selection rather than fail on it.
+func (a *app) openWorkstreams() (*hydrate.Env, string, error) { return a.openWith(false, true) }
+
+func (a *app) openFor(user bool) (*hydrate.Env, string, error) { return a.openWith(user, false) }
+
+func (a *app) openWith(user, anyWorkstream bool) (*hydrate.Env, string, error) {
 	dir, err := a.workDir()
 	if err != nil {
 		return nil, "", err
@@ -465,15 +472,16 @@ func (a *app) openFor(user bool) (*hydrate.Env, string, error) {
 		return nil, "", err // a usage error, before the project is looked for
 	}
 	env, err := hydrate.Open(hydrate.Config{
-		Dir:         dir,
-		Identity:    a.identityEnv(dir),
-		NoUser:      !user,
-		Workstream:  a.getenv("GSD_WORKSTREAM"),
-		Now:         a.now,
-		LockTimeout: a.lockDefault,
-		History:     a.history(),
-		Environment: settings,
-		Git:         teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
+		Dir:           dir,
+		Identity:      a.identityEnv(dir),
+		NoUser:        !user,
+		Workstream:    a.getenv("GSD_WORKSTREAM"),
+		AnyWorkstream: anyWorkstream,
+		Now:           a.now,
+		LockTimeout:   a.lockDefault,
+		History:       a.history(),
+		Environment:   settings,
+		Git:           teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
 	})
 	a.env = env
 	return env, dir, err

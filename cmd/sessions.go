@@ -100,8 +100,8 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 			from += ", synced " + s.SyncedAt.Format(time.RFC3339) + " (" + ago(a.now().Sub(*s.SyncedAt)) + ")"
 		}
 	}
-	printf(a.stdout, "%-16s %-10s %-5s %s  %s  instance=%s  snapshots=%d%s\n",
-		s.User, s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots, from)
+	printf(a.stdout, "%s %-10s %-5s %s  %s  instance=%s  snapshots=%d%s\n",
+		pad(s.User, 16), s.State, progress, orDash(s.Plan), when, orDash(s.Instance), s.Snapshots, from)
 	for _, r := range s.Reasons {
 		printf(a.stdout, "    %s\n", r)
 	}

@@ -40,13 +40,15 @@ deleted by gsd.`,
 				printf(a.stdout, "no snapshots\n")
 				return nil
 			}
+			rows := make([][]string, 0, len(list))
 			for _, s := range list {
 				progress := fmt.Sprintf("%d/%d complete", s.Counts.Complete, s.Counts.Total)
 				if s.Problem != nil {
 					progress = *s.Problem
 				}
-				printf(a.stdout, "%s  %s  %-11s  %s  %s\n", s.ID, s.Time.Format(time.RFC3339), s.Kind, orDash(s.Plan), progress)
+				rows = append(rows, []string{s.ID, s.Time.Format(time.RFC3339), s.Kind, orDash(s.Plan), progress})
 			}
+			printTable(a.stdout, rows)
 			return nil
 		},
 	}

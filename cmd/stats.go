@@ -20,8 +20,8 @@ func (a *app) newStatsCmd() *cobra.Command {
 		Short: "Rehydration metrics from the journal",
 		Long: `Stats reads your journal (--all: every user's) and counts the rehydrations (SessionStart hooks,
 MCP session_rehydrate calls) by source and by agent instance, the last one, the sizes of the
-briefs given against the 10,000 characters Claude Code takes from a hook, pre-compact snapshots,
-detaches (SessionEnd) and hook failures.`,
+briefs given (in bytes) against the 8,192 bytes gsd gives at most from a hook (under the 10,000
+characters Claude Code takes), pre-compact snapshots, detaches (SessionEnd) and hook failures.`,
 		Example: "  gsd stats\n  gsd stats --all --json",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -49,7 +49,7 @@ detaches (SessionEnd) and hook failures.`,
 				printf(w, "last:          %s  %s  %s  instance %s\n", l.Time.Format(time.RFC3339), l.User, orDash(l.Source), orDash(l.Instance))
 			}
 			b := st.Briefs
-			printf(w, "brief sizes:   %d given, mean %d, max %d bytes; limit %d: %d within a fifth of it, %d over\n", b.Count, b.Mean, b.Max, b.Limit, b.Over80pct, b.OverLimit)
+			printf(w, "brief sizes:   %d given, mean %d, max %d bytes; cap %d bytes: %d within a fifth of it, %d over\n", b.Count, b.Mean, b.Max, b.Limit, b.Over80pct, b.OverLimit)
 			printf(w, "pre-compact:   %s\n", textfmt.Plural(st.PreCompacts, "snapshot"))
 			printf(w, "detaches:      %d\n", st.Detaches)
 			printf(w, "hook failures: %d\n", st.HookFailures)

@@ -45,7 +45,10 @@ type Config struct {
 	// the user is not resolved, and Env.User is empty.
 	NoUser     bool
 	Workstream string // GSD_WORKSTREAM, "" if unset
-	Now        func() time.Time
+	// AnyWorkstream opens the project at its root whatever workstream is selected, even one that
+	// cannot be used: gsd workstreams reports the selection rather than fail on it.
+	AnyWorkstream bool
+	Now           func() time.Time
 	// LockTimeout is how long a write waits for another gsd process: over the config file's
 	// lockTimeout, under GSD_LOCK_TIMEOUT (0: neither, the file's or config's default).
 	LockTimeout time.Duration
@@ -62,6 +65,7 @@ type Env struct {
 	Root        string // absolute project root
 	FS          fs.FS  // the project, rooted at Root
 	PlanningDir string // ".planning", or a workstream's directory under it
+	workstream  string // GSD_WORKSTREAM, as Config had it
 	User        identity.Identity
 	now         func() time.Time
 	environment config.Environment
@@ -129,11 +133,14 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 			return nil, err
 		}
 	}
-	pdir, err := roadmap.PlanningDir(fsys, cfg.Workstream)
-	if err != nil {
-		return nil, err
+	pdir := ".planning"
+	if !cfg.AnyWorkstream {
+		var err error
+		if pdir, err = roadmap.PlanningDir(fsys, cfg.Workstream); err != nil {
+			return nil, err
+		}
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}

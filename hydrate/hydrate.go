@@ -26,6 +26,9 @@ type Result struct {
 	Phase    string       // the current phase, when one was looked up
 	NextPlan string       // when every task is complete: the next plan of the phase without a SUMMARY
 	Note     string       // why nothing could be (or, without Bootstrap, would be) bootstrapped
+	// Workstreams is WorkstreamsHint's line when nothing could be bootstrapped at the root for
+	// want of a current phase while the project has workstreams; "" otherwise.
+	Workstreams string
 	// Untrackable is the active plan when it is why nothing was bootstrapped: it has no <task>
 	// element and no Markdown task section.
 	Untrackable string
@@ -170,6 +173,9 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		res.notePosition(pos)
 		if pos.Active == nil {
 			res.Note = NoActivePlan(pos)
+			if res.Workstreams, err = e.WorkstreamsHint(pos); err != nil {
+				return "", nil, err
+			}
 			return "", nil, nil
 		}
 		plan, data, err := e.prepare(pos.Active.Path)

@@ -42,6 +42,9 @@ type ProgressReport struct {
 	Trackable *bool          // whether the active plan has tasks gsd can track (elements or sections); nil without one
 	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
 	PlansDone int            // of those, the ones with their SUMMARY
+	// Workstreams is WorkstreamsHint's line: the root has no current phase (or no roadmap) and
+	// the project has workstreams. "" otherwise.
+	Workstreams string
 }
 
 // Errors counts the problems of severity error.
@@ -118,6 +121,9 @@ func (e *Env) Progress() (*ProgressReport, error) {
 			return nil, err
 		}
 		r.Trackable = &ok
+	}
+	if r.Workstreams, err = e.WorkstreamsHint(proj.Position); err != nil {
+		return nil, err
 	}
 	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err

@@ -8,12 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/hydrate/hook"
 	"github.com/gsd-tools/gsd/hydrate/journal"
 )
 
-// HookOutputLimit is how much context Claude Code takes from a hook (additionalContext): 10,000
-// characters; beyond it the output is cut. gsd stats counts the briefs that came near it.
-const HookOutputLimit = 10000
+// HookOutputLimit is the most context, in bytes, gsd gives an agent from a hook: hook.MaxContext,
+// 8,192 bytes, which keeps it under the 10,000 characters Claude Code takes (a character is one
+// to four bytes). The journal records each brief's size in bytes, so bytes are what gsd stats
+// weighs it against, and it counts the briefs that came near it.
+const HookOutputLimit = hook.MaxContext
 
 // Stats are the rehydration metrics of one user's journal, or of every user's.
 type Stats struct {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gsd-tools/gsd/hydrate/hook"
 	"github.com/gsd-tools/gsd/hydrate/journal"
 )
 
@@ -45,5 +46,34 @@ func TestStatsReadsWhatLogReads(t *testing.T) {
 				t.Errorf("all=%v: problem %q, log says %q", all, p, lr.Problems[i])
 			}
 		}
+	}
+}
+
+// TestStatsBriefSizesInBytes: the sizes journaled are bytes of the context a hook gave, so they
+// are weighed against the bytes gsd gives at most (hook.MaxContext, 8,192), not against Claude
+// Code's 10,000 characters: a 7,000-byte brief is within a fifth of the cap.
+func TestStatsBriefSizesInBytes(t *testing.T) {
+	e := project(t, baseFiles())
+	var lines []byte
+	for i, size := range []int{900, 7000, hook.MaxContext} {
+		line, err := journal.Encode(journal.Event{SchemaVersion: 1, Seq: int64(i + 1), Time: t0, Type: journal.Rehydrated, Source: "hook", Instance: "s1", Note: "startup", Size: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line...)
+	}
+	j := filepath.Join(e.Root, filepath.FromSlash(e.JournalPath()))
+	if err := os.MkdirAll(filepath.Dir(j), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(j, lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Stats(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := st.Briefs; b.Limit != hook.MaxContext || b.Count != 3 || b.Over80pct != 2 || b.OverLimit != 0 {
+		t.Errorf("brief sizes %+v, want limit %d, 3 given, 2 within a fifth of it, none over", b, hook.MaxContext)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/gsd-tools/gsd/planfile/rootfs"
-	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // MaxFileSize is the largest file this package reads. A ROADMAP.md is a few
@@ -81,45 +80,14 @@ func ReadRoadmap(fsys fs.FS, planningDir string) (*Roadmap, error) {
 }
 
 // PlanningDir returns the planning directory to use: ".planning", or
-// ".planning/workstreams/<ws>" when a workstream is active. workstream is
-// GSD_WORKSTREAM as the caller read it; when empty, the first line of
-// .planning/active-workstream names the workstream, if that file exists. A
-// named workstream whose directory does not exist is an error rather than a
-// silent fall back to .planning, which would show another workstream's phases.
+// ".planning/workstreams/<ws>" when a workstream is selected (Select decides, and says why).
+// workstream is GSD_WORKSTREAM as the caller read it.
 func PlanningDir(fsys fs.FS, workstream string) (string, error) {
-	const root = ".planning"
-	source := "" // the file that named the workstream, for errors
-	ws := strings.TrimSpace(workstream)
-	if ws == "" {
-		var err error
-		if ws, err = activeWorkstream(fsys); err != nil {
-			return "", err
-		}
-		if ws == "" {
-			return root, nil
-		}
-		source = activeWorkstreamFile
+	sel, err := Select(fsys, workstream)
+	if err != nil {
+		return "", err
 	}
-	dir := path.Join(root, "workstreams", ws)
-	var err error
-	if source != "" {
-		if _, stale := staleWorkstream(fsys, ws); stale {
-			return root, nil
-		}
-	}
-	if ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
-		err = fmt.Errorf("invalid workstream name %s", textfmt.Quote(ws))
-	} else if fi, serr := fs.Stat(fsys, dir); errors.Is(serr, fs.ErrNotExist) || serr == nil && !fi.IsDir() {
-		err = fmt.Errorf("workstream %s: no directory %s", textfmt.Quote(ws), dir)
-	} else if serr != nil {
-		err = serr
-	} else {
-		return dir, nil
-	}
-	if source != "" {
-		err = fmt.Errorf("%s: %w", source, err)
-	}
-	return "", err
+	return sel.Dir(), nil
 }
 
 // staleWorkstream reports whether the workstream ws that activeWorkstreamFile names is a

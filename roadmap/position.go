@@ -925,15 +925,12 @@ func numbered(dirs []Phase, n PhaseNum) []Phase {
 // directories Load already listed are not listed again.
 func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 	dirs := []string{".planning"}
-	ws, err := listDir(fsys, ".planning/workstreams")
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+	ws, err := Workstreams(fsys)
+	if err != nil {
 		return 0, 0, err
 	}
 	for _, name := range ws {
-		if strings.HasPrefix(name, ".") || conflictCopy(name) {
-			continue // kept copies, not workstreams
-		}
-		dirs = append(dirs, path.Join(".planning/workstreams", name))
+		dirs = append(dirs, WorkstreamDir(name))
 	}
 	for _, d := range dirs {
 		idx := p.idx

@@ -78,8 +78,9 @@ func TestLoadMergesRoadmapAndDisk(t *testing.T) {
 	if p.Milestone != "Finch" {
 		t.Errorf("Milestone = %q", p.Milestone)
 	}
-	// Phase 99 is not in the roadmap: an orphan, counted in AllProgress only.
-	wantProgress := Progress{PhasesComplete: 2, PhasesTotal: 4, PlansComplete: 3, PlansTotal: 5, Percent: 60}
+	// Phase 99 is not in the roadmap: an orphan, counted in AllProgress only. Phase 12.3.1 has
+	// no plan yet.
+	wantProgress := Progress{PhasesComplete: 2, PhasesTotal: 4, PlansComplete: 3, PlansTotal: 5, Percent: 60, PhasesUnplanned: 1}
 	if p.Progress != wantProgress {
 		t.Errorf("Progress = %+v, want %+v", p.Progress, wantProgress)
 	}
@@ -263,7 +264,7 @@ func TestLoadShippedMilestone(t *testing.T) {
 		t.Errorf("current = %+v", cur)
 	}
 	// Progress is the current milestone's, as GSD counts it; AllProgress every phase's.
-	if p.Progress != (Progress{PhasesTotal: 2, PlansTotal: 1}) || p.AllProgress.PhasesComplete != 2 || p.AllProgress.PhasesTotal != 4 {
+	if p.Progress != (Progress{PhasesTotal: 2, PlansTotal: 1, PhasesUnplanned: 1}) || p.AllProgress.PhasesComplete != 2 || p.AllProgress.PhasesTotal != 4 {
 		t.Errorf("progress = %+v, all = %+v", p.Progress, p.AllProgress)
 	}
 }
@@ -307,7 +308,7 @@ func TestLoadResetPhaseNumbers(t *testing.T) {
 			if p.Milestone != "v2.0 Rewrite" || p.Active == nil || p.Active.Path != ".planning/phases/02-sync-engine/02-02-PLAN.md" {
 				t.Errorf("milestone %q, active %+v", p.Milestone, p.Active)
 			}
-			if want := (Progress{PhasesComplete: 1, PhasesTotal: 3, PlansComplete: 2, PlansTotal: 3, Percent: 67}); p.Progress != want {
+			if want := (Progress{PhasesComplete: 1, PhasesTotal: 3, PlansComplete: 2, PlansTotal: 3, Percent: 67, PhasesUnplanned: 1}); p.Progress != want {
 				t.Errorf("progress = %+v, want %+v", p.Progress, want)
 			}
 			if len(p.Problems) != 0 {
@@ -432,12 +433,12 @@ func TestCorpusLoad(t *testing.T) {
 	}{
 		// 02-04 and 06.1-04..06 have no SUMMARY though the roadmap marks
 		// phases 2 and 6.1 complete (and its table says 4/4 and 7/7).
-		{"cipher-box", Progress{12, 16, 54, 54, 100}, 0}, // milestone 2 (every plan written is done; 15 needs planning); milestone 1's leftovers are history
-		{"crossing-words", Progress{11, 12, 32, 33, 97}, 0},
-		{"ebind", Progress{4, 5, 8, 11, 73}, 0},
-		{"gomcp", Progress{7, 9, 17, 20, 85}, 0},
-		{"ssherpa", Progress{8, 8, 22, 22, 100}, 0},
-		{"tiered-pricing", Progress{0, 1, 0, 6, 0}, 0},
+		{"cipher-box", Progress{12, 16, 54, 54, 100, 4}, 0}, // milestone 2 (every plan written is done; 15 to 17 and another need planning); milestone 1's leftovers are history
+		{"crossing-words", Progress{11, 12, 32, 33, 97, 0}, 0},
+		{"ebind", Progress{4, 5, 8, 11, 73, 0}, 0},
+		{"gomcp", Progress{7, 9, 17, 20, 85, 0}, 0},
+		{"ssherpa", Progress{8, 8, 22, 22, 100, 0}, 0},
+		{"tiered-pricing", Progress{0, 1, 0, 6, 0, 0}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.project, func(t *testing.T) {
@@ -566,5 +567,30 @@ func TestLoadOnePhaseOverPaddingSiblings(t *testing.T) {
 	}
 	if p.Active == nil || !strings.HasSuffix(p.Active.Path, "096-02-PLAN.md") {
 		t.Errorf("active = %+v, want 096-02-PLAN.md", p.Active)
+	}
+}
+
+// TestFixPlanWithoutSummary: progress does not count FIX plans, so a phase marked complete with a
+// FIX plan left without its SUMMARY is a warning (a fix to make), not the error an open numbered
+// plan is; in a shipped milestone, a note.
+func TestFixPlanWithoutSummary(t *testing.T) {
+	const ph = ".planning/phases/"
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap: Finch\n\n"+
+			"- [x] **Phase 1: Foundation** - layout\n"+
+			"- [x] **Phase 2: Core** - core\n"+
+			"- [ ] **Phase 3: Web** - web\n",
+		ph+"01-foundation/01-01-PLAN.md", "", ph+"01-foundation/01-01-SUMMARY.md", "",
+		ph+"01-foundation/01-01-FIX-PLAN.md", "",
+		ph+"02-core/02-01-PLAN.md", "",
+		ph+"02-core/02-01-FIX-PLAN.md", "",
+		ph+"03-web/03-01-PLAN.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	want := ".planning/ROADMAP.md:3: warning: phase 1 is marked complete, but its FIX plan 01-01-FIX-PLAN.md has no SUMMARY (FIX plans are not counted in progress; write the SUMMARY once the fix is made)\n" +
+		".planning/ROADMAP.md:4: warning: phase 2 is marked complete, but its FIX plan 02-01-FIX-PLAN.md has no SUMMARY (FIX plans are not counted in progress; write the SUMMARY once the fix is made)\n" +
+		".planning/ROADMAP.md:4: error: phase 2 is marked complete, but 02-01-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n"
+	if got := problemsText(p.Problems); got != want {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -69,3 +69,50 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+func TestWidth(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"phase", 5},
+		{"é", 1},
+		{"e\u0301", 1},       // a combining accent takes no column
+		{"清洗词典", 8},          // Chinese: two columns each
+		{"ログイン画面", 12},       // Japanese
+		{"ｱ", 1},             // halfwidth katakana
+		{"Ｇ", 2},             // fullwidth Latin
+		{"a\u200bb", 2},      // zero width space
+		{"v2.6 清洗 CEFR", 14}, // mixed
+	} {
+		if got := Width(tc.s); got != tc.want {
+			t.Errorf("Width(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestPadAndClipWidth(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		pad  string
+		clip string
+	}{
+		{"ab", 4, "ab  ", "ab"},
+		{"清洗", 6, "清洗  ", "清洗"},
+		{"清洗词典", 6, "清洗词典", "清洗…"},
+		{"清洗词典", 5, "清洗词典", "清洗…"},
+		{"a清洗词典", 6, "a清洗词典", "a清洗…"},
+	} {
+		if got := Pad(tc.s, tc.n); got != tc.pad {
+			t.Errorf("Pad(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.pad)
+		}
+		if got := ClipWidth(tc.s, tc.n); got != tc.clip {
+			t.Errorf("ClipWidth(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.clip)
+		}
+		if got := Width(ClipWidth(tc.s, tc.n)); got > tc.n {
+			t.Errorf("ClipWidth(%q, %d) takes %d columns", tc.s, tc.n, got)
+		}
+	}
+}
