@@ -471,15 +471,5 @@ func lastElem(p string) string {
 	return p
 }
 
-// ago says how long ago in the largest whole unit.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-}
+// ago says how long ago, as textfmt.Elapsed writes it: "3h ago".
+func ago(d time.Duration) string { return textfmt.Elapsed(d) + " ago" }

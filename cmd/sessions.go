@@ -74,7 +74,7 @@ gsd.idleAfter, else 2h.`,
 					IdleAfter     string                `json:"idleAfter"`
 					Sessions      []hydrate.TeamSession `json:"sessions"`
 					Warnings      []string              `json:"warnings"`
-				}{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
+				}{SchemaVersion, textfmt.Duration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
 			}
 			if len(list) == 0 {
 				printf(a.stdout, "no sessions\n")
@@ -87,7 +87,7 @@ gsd.idleAfter, else 2h.`,
 		},
 	}
 	c.Flags().StringSliceVar(&states, "state", nil, "only sessions in `STATE` (repeatable, or comma separated): "+strings.Join(hydrate.TeamStates, ", "))
-	c.Flags().StringVar(&idleFlag, "idle-after", config.FormatDuration(hydrate.DefaultIdleAfter), "a session without activity for `DURATION` is idle (1ms or more)")
+	c.Flags().StringVar(&idleFlag, "idle-after", textfmt.Duration(hydrate.DefaultIdleAfter), "a session without activity for `DURATION` is idle (1ms or more)")
 	_ = c.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(hydrate.TeamStates, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -217,7 +218,7 @@ func (e *Env) judgeTeam(ts *TeamSession, s *Session, now time.Time, idleAfter ti
 		ts.State = TeamActive
 		if idle {
 			ts.State = TeamIdle
-			quiet := fmt.Sprintf("no activity for %s", roundDuration(now.Sub(ts.LastActivity)))
+			quiet := fmt.Sprintf("no activity for %s", textfmt.Elapsed(now.Sub(ts.LastActivity)))
 			if len(ts.InProgress) > 0 {
 				ts.Reasons = append(ts.Reasons, fmt.Sprintf("%s in progress, %s: an orphaned agent? (gsd resume %s takes it over)", taskList(ts.InProgress), quiet, user))
 			} else {
@@ -333,18 +334,6 @@ func taskList(ns []int) string {
 		return fmt.Sprintf("task %d", ns[0])
 	}
 	return "tasks " + joinInts(ns)
-}
-
-// roundDuration renders a duration for people: 3h, 2d, 45m.
-func roundDuration(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
-	case d >= time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
 }
 
 // samePlanProblems is a warning for each plan users share (sharedPlans), for gsd progress (and

@@ -286,7 +286,7 @@ func (s *Server) listSessions(a args) (any, error) {
 			list = append(list, ss)
 		}
 	}
-	return map[string]any{"sessions": list, "warnings": nonNil(res.Warnings), "idleAfter": res.IdleAfter.String()}, nil
+	return map[string]any{"sessions": list, "warnings": nonNil(res.Warnings), "idleAfter": textfmt.Duration(res.IdleAfter)}, nil
 }
 
 func (s *Server) resume(a args) (any, error) {
