@@ -142,22 +142,24 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	if hasJournal {
 		// Read through the project's root, like every other file: a journal or a user directory
 		// that leads out of the project is not followed.
-		lr, err := other.readJournal()
+		// Streamed, never held: the last event and the instance attached are all it needs. A
+		// torn line costs the one event it held; gsd log reports it.
+		js, err := other.openJournal(other.JournalPath())
+		if err == nil {
+			err = js.Each(func(ev journal.Event) error {
+				switch {
+				case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
+					ts.Instance = ""
+				case ev.Instance != "":
+					ts.Instance = ev.Instance
+				}
+				ev.Session = "" // only its hash is compared
+				last, haveLast = ev, true
+				return nil
+			})
+		}
 		if err != nil {
 			warn = err
-			lr = &LogResult{}
-		}
-		evs := lr.Events // a torn line costs the one event it held; gsd log reports it
-		for _, ev := range evs {
-			switch {
-			case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
-				ts.Instance = ""
-			case ev.Instance != "":
-				ts.Instance = ev.Instance
-			}
-		}
-		if len(evs) > 0 {
-			last, haveLast = evs[len(evs)-1], true
 		}
 	}
 	// The journal's time is the activity when the session is still what its last event left;
