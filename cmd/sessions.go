@@ -63,17 +63,17 @@ gsd.idleAfter, else 2h.`,
 			}
 			list := res.Sessions
 			if len(states) > 0 {
-				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
+				list = slices.DeleteFunc(slices.Clone(list), func(s hydrate.SessionSummary) bool { return !slices.Contains(states, s.State) })
 			}
 			for _, w := range res.Warnings {
 				a.warn("%s", w)
 			}
 			if a.json {
 				return a.printJSON(struct {
-					SchemaVersion int                   `json:"schemaVersion"`
-					IdleAfter     string                `json:"idleAfter"`
-					Sessions      []hydrate.TeamSession `json:"sessions"`
-					Warnings      []string              `json:"warnings"`
+					SchemaVersion int                      `json:"schemaVersion"`
+					IdleAfter     string                   `json:"idleAfter"`
+					Sessions      []hydrate.SessionSummary `json:"sessions"`
+					Warnings      []string                 `json:"warnings"`
 				}{SchemaVersion, textfmt.Duration(res.IdleAfter), nonNil(list), nonNil(res.Warnings)})
 			}
 			if len(list) == 0 {
@@ -92,15 +92,12 @@ gsd.idleAfter, else 2h.`,
 	return c
 }
 
-func (a *app) printTeamSession(s hydrate.TeamSession) {
+func (a *app) printTeamSession(s hydrate.SessionSummary) {
 	progress := "-"
 	if s.Total > 0 {
 		progress = fmt.Sprintf("%d/%d", s.Done, s.Total)
 	}
-	when := "-"
-	if !s.LastActivity.IsZero() {
-		when = s.LastActivity.Format(time.RFC3339)
-	}
+	when := a.activity(s.LastActivity)
 	from := ""
 	if s.Remote != nil {
 		from = "  " + *s.Remote
@@ -119,8 +116,5 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 			on = " on " + *t.Host
 		}
 		printf(a.stdout, "    taken over by %s%s at %s (%s)\n", t.By, on, t.Time.Format(time.RFC3339), t.Remote)
-	}
-	if len(s.SharedWith) > 0 {
-		printf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
 	}
 }

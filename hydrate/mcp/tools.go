@@ -280,7 +280,7 @@ func (s *Server) listSessions(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	list := []hydrate.TeamSession{}
+	list := []hydrate.SessionSummary{}
 	for _, ss := range res.Sessions {
 		if state == "" || state == "all" || ss.State == state {
 			list = append(list, ss)
