@@ -24,6 +24,14 @@ func TestNamesAreEscaped(t *testing.T) {
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	t.Setenv("GITHUB_ACTIONS", "true")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	// The sessions' last activity is printed with its time: a fixed clock and file times.
+	t.Setenv("SOURCE_DATE_EPOCH", "1770112800") // 2026-02-03T10:00:00Z
+	for _, u := range []string{"ann", evil} {
+		at := time.Date(2026, 2, 3, 9, 30, 0, 0, time.UTC)
+		if err := os.Chtimes(filepath.Join(root, ".planning/sessions", u, "current-plan.md"), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var transcript strings.Builder
 	for _, args := range [][]string{
 		{"progress", "--check"},

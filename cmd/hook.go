@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,17 +188,7 @@ func (a *app) hookNote(sub, format string, args ...any) {
 // that never closes.
 func (a *app) readHookInput() (hook.Input, error) {
 	var in hook.Input
-	var data []byte
-	var ok bool
-	var err error
-	if f, isFile := a.stdin.(*os.File); isFile {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return in, hook.ErrNoInput
-		}
-		data, ok, err = readFileWithin(f, hook.InputLimit, hookStdinWait)
-	} else {
-		data, ok, err = readWithin(a.stdin, hook.InputLimit, hookStdinWait)
-	}
+	data, ok, err := readWithin(a.stdin, hook.InputLimit, hookStdinWait)
 	switch {
 	case err != nil:
 		return in, fmt.Errorf("reading stdin: %v", err)
@@ -207,26 +196,6 @@ func (a *app) readHookInput() (hook.Input, error) {
 		return in, hook.ErrNoInput
 	}
 	return hook.ParseInput(data)
-}
-
-// readWithin reads r to its end, at most limit bytes, waiting at most wait for it to end; ok
-// is false when wait ran out first (the reading goroutine is then left behind).
-func readWithin(r io.Reader, limit int64, wait time.Duration) (data []byte, ok bool, err error) {
-	type result struct {
-		data []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, limit))
-		done <- result{data, err}
-	}()
-	select {
-	case res := <-done:
-		return res.data, true, res.err
-	case <-time.After(wait):
-		return nil, false, nil
-	}
 }
 
 type hookEditOptions struct {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,9 +44,9 @@ func TestHookNeverFails(t *testing.T) {
 	}
 }
 
-// TestReadFileWithin: stdin is read to its end across slow writes, no further than the limit,
+// TestReadWithin: stdin is read to its end across slow writes, no further than the limit,
 // and given up on when it stays open past the wait.
-func TestReadFileWithin(t *testing.T) {
+func TestReadWithin(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func TestReadFileWithin(t *testing.T) {
 		}
 		w.Close()
 	}(w)
-	data, ok, err := readFileWithin(r, 1<<10, 5*time.Second)
+	data, ok, err := readWithin(r, 1<<10, 5*time.Second)
 	r.Close()
 	if string(data) != `{"session_id":"abc","source":"startup"}` || !ok || err != nil {
 		t.Errorf("slow writer: %q, %v, %v", data, ok, err)
@@ -69,7 +70,7 @@ func TestReadFileWithin(t *testing.T) {
 	}
 	_, _ = f.WriteString(strings.Repeat("x", 10000))
 	_, _ = f.Seek(0, 0)
-	data, ok, err = readFileWithin(f, 4096, time.Second)
+	data, ok, err = readWithin(f, 4096, time.Second)
 	f.Close()
 	if len(data) != 4096 || !ok || err != nil {
 		t.Errorf("over the limit: %d bytes, %v, %v", len(data), ok, err)
@@ -83,9 +84,20 @@ func TestReadFileWithin(t *testing.T) {
 	defer w2.Close()
 	_, _ = w2.WriteString("{")
 	start := time.Now()
-	data, ok, err = readFileWithin(r2, 1<<10, 50*time.Millisecond)
+	data, ok, err = readWithin(r2, 1<<10, 50*time.Millisecond)
 	if ok || err != nil || time.Since(start) > 5*time.Second {
 		t.Errorf("open stdin: %q, %v, %v after %v", data, ok, err, time.Since(start))
+	}
+
+	// A reader that is no file (a test's, or an embedder's) takes the same path's other branch.
+	data, ok, err = readWithin(strings.NewReader("{}"), 1<<10, 5*time.Second)
+	if string(data) != "{}" || !ok || err != nil {
+		t.Errorf("reader: %q, %v, %v", data, ok, err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	if data, ok, err = readWithin(pr, 1<<10, 50*time.Millisecond); ok || err != nil {
+		t.Errorf("open reader: %q, %v, %v", data, ok, err)
 	}
 }
 

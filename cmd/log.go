@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -59,30 +62,42 @@ along its own branch. The next write reconciles the merged session.`,
 			if err != nil {
 				return err
 			}
-			res, err := env.Log(q)
+			// The events are streamed, never held: a journal of any length prints in the
+			// same memory.
+			js, err := env.LogStream(q)
 			if err != nil {
 				return err
 			}
-			for _, p := range res.Problems {
+			for _, p := range js.Problems {
 				a.warn("%s", p)
 			}
-			if a.json {
-				// The JSON contract's times are RFC 3339 to the second; the journal keeps more.
-				for i := range res.Events {
-					res.Events[i].Time = res.Events[i].Time.UTC().Truncate(time.Second)
-				}
-				return a.printJSON(struct {
-					SchemaVersion int             `json:"schemaVersion"`
-					Journal       string          `json:"journal"`
-					Events        []journal.Event `json:"events"`
-				}{SchemaVersion, res.Path, nonNil(res.Events)})
-			}
-			if len(res.Events) == 0 {
-				printf(a.stdout, "no events in %s\n", res.Path)
-				return nil
-			}
 			w := bufio.NewWriter(a.stdout) // ten thousand lines, not ten thousand writes
-			printEvents(w, res.Events)
+			if a.json {
+				if err := writeLogJSON(w, js); err != nil {
+					return err
+				}
+				return w.Flush()
+			}
+			// Columns as wide as their widest entry: one pass to measure, one to print.
+			n, seqW, whoW := 0, 5, 0
+			err = js.Each(func(ev journal.Event) error {
+				n++
+				seqW = max(seqW, len(strconv.FormatInt(ev.Seq, 10)))
+				whoW = max(whoW, textfmt.Width(eventWho(ev)))
+				return nil
+			})
+			if err == nil && n > 0 {
+				err = js.Each(func(ev journal.Event) error {
+					printEvent(w, ev, seqW, whoW)
+					return nil
+				})
+			}
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				printf(w, "no events in %s\n", js.Path)
+			}
 			return w.Flush()
 		},
 	}
@@ -91,18 +106,43 @@ along its own branch. The next write reconciles the merged session.`,
 	return c
 }
 
-// printEvents prints journal events one per line, in columns as wide as their widest entry:
-// the sequence number (at least five digits' room, right-aligned), the time, then who wrote it
-// (source and instance).
-func printEvents(w io.Writer, evs []journal.Event) {
-	seqW, whoW := 5, 0
-	for _, ev := range evs {
-		seqW = max(seqW, len(strconv.FormatInt(ev.Seq, 10)))
-		whoW = max(whoW, textfmt.Width(eventWho(ev)))
+// writeLogJSON writes gsd log --json's object, {"schemaVersion", "journal", "events"}, as
+// printJSON would write it whole, one event at a time.
+func writeLogJSON(w io.Writer, js *hydrate.JournalStream) error {
+	path, err := json.Marshal(js.Path)
+	if err != nil {
+		return err
 	}
-	for _, ev := range evs {
-		printEvent(w, ev, seqW, whoW)
+	printf(w, "{\n  \"schemaVersion\": %d,\n  \"journal\": %s,\n  \"events\": [", SchemaVersion, path)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
+	n := 0
+	err = js.Each(func(ev journal.Event) error {
+		// The JSON contract's times are RFC 3339 to the second; the journal keeps more.
+		ev.Time = ev.Time.UTC().Truncate(time.Second)
+		buf.Reset()
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if n == 0 {
+			sep = "\n    "
+		}
+		n++
+		_, err := io.WriteString(w, sep+strings.TrimSuffix(buf.String(), "\n"))
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	if n > 0 {
+		_, err = io.WriteString(w, "\n  ]\n}\n")
+	} else {
+		_, err = io.WriteString(w, "]\n}\n")
+	}
+	return err
 }
 
 // eventWho is the event's source and agent instance, escaped.

@@ -139,27 +139,27 @@ type progressQuickJSON struct {
 }
 
 type progressReportJSON struct {
-	SchemaVersion int                    `json:"schemaVersion"`
-	PlanningDir   string                 `json:"planningDir"`
-	Scope         string                 `json:"scope"`
-	Milestone     *string                `json:"milestone"`
-	CurrentPhase  *string                `json:"currentPhase"`
-	ActivePlan    *string                `json:"activePlan"`
-	NeedsPlanning bool                   `json:"needsPlanning"`
-	Trackable     *bool                  `json:"trackable"`
-	Rule          roadmap.Rule           `json:"rule"`
-	Evidence      []roadmap.Evidence     `json:"evidence"`
-	Confidence    roadmap.Confidence     `json:"confidence"`
-	Alternatives  []alternativeJSON      `json:"alternatives"`
-	PlanFiles     int                    `json:"planFiles"`
-	PlansDone     int                    `json:"plansDone"`
-	Progress      roadmap.Progress       `json:"progress"`
-	AllProgress   roadmap.Progress       `json:"allProgress"`
-	Quick         progressQuickJSON      `json:"quick"`
-	Phases        []progressPhaseJSON    `json:"phases"`
-	Sessions      []progressSessionJSON  `json:"sessions"`
-	State         *hydrate.StatePosition `json:"state"`
-	Problems      []roadmap.Problem      `json:"problems"`
+	SchemaVersion int                      `json:"schemaVersion"`
+	PlanningDir   string                   `json:"planningDir"`
+	Scope         string                   `json:"scope"`
+	Milestone     *string                  `json:"milestone"`
+	CurrentPhase  *string                  `json:"currentPhase"`
+	ActivePlan    *string                  `json:"activePlan"`
+	NeedsPlanning bool                     `json:"needsPlanning"`
+	Trackable     *bool                    `json:"trackable"`
+	Rule          roadmap.Rule             `json:"rule"`
+	Evidence      []roadmap.Evidence       `json:"evidence"`
+	Confidence    roadmap.Confidence       `json:"confidence"`
+	Alternatives  []alternativeJSON        `json:"alternatives"`
+	PlanFiles     int                      `json:"planFiles"`
+	PlansDone     int                      `json:"plansDone"`
+	Progress      roadmap.Progress         `json:"progress"`
+	AllProgress   roadmap.Progress         `json:"allProgress"`
+	Quick         progressQuickJSON        `json:"quick"`
+	Phases        []progressPhaseJSON      `json:"phases"`
+	Sessions      []hydrate.SessionSummary `json:"sessions"` // as gsd sessions --json has them
+	State         *hydrate.StatePosition   `json:"state"`
+	Problems      []roadmap.Problem        `json:"problems"`
 }
 
 // alternativeJSON is a roadmap.Alternative with null for no phase or no plan.
@@ -176,20 +176,6 @@ func alternativesJSON(alts []roadmap.Alternative) []alternativeJSON {
 		out = append(out, alternativeJSON{Phase: optString(a.Phase), Plan: optString(a.Plan), Why: a.Why, Evidence: nonNil(a.Evidence)})
 	}
 	return out
-}
-
-// progressSessionJSON is a hydrate.UserSession with null for what is unknown.
-type progressSessionJSON struct {
-	User        string               `json:"user"`
-	SessionFile string               `json:"sessionFile"`
-	Plan        *string              `json:"plan"`
-	State       hydrate.SessionState `json:"state"`
-	TasksDone   int                  `json:"tasksDone"`
-	TasksTotal  int                  `json:"tasksTotal"`
-	ResumeTask  *int                 `json:"resumeTask"`
-	Changed     string               `json:"changed"` // RFC 3339, UTC, to the second
-	Reasons     []string             `json:"reasons"`
-	Error       *string              `json:"error"`
 }
 
 func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
@@ -210,7 +196,7 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Progress:      r.Progress,
 		AllProgress:   r.AllProgress,
 		Phases:        []progressPhaseJSON{},
-		Sessions:      []progressSessionJSON{},
+		Sessions:      nonNil(r.Sessions),
 		State:         r.StateFile,
 		Problems:      nonNil(r.Problems),
 	}
@@ -219,13 +205,6 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 	}
 	if r.Active != nil {
 		out.ActivePlan = optString(r.Active.Path)
-	}
-	for _, s := range r.Sessions {
-		out.Sessions = append(out.Sessions, progressSessionJSON{
-			User: s.User, SessionFile: s.Path, Plan: optString(s.Plan), State: s.State,
-			TasksDone: s.Done, TasksTotal: s.Total, ResumeTask: optInt(s.ResumeTask),
-			Changed: s.Changed.UTC().Format(time.RFC3339), Reasons: nonNil(s.Reasons), Error: s.Error,
-		})
 	}
 	out.Quick = progressQuickJSON{Done: r.QuickDone(), Total: len(r.Quick)}
 	for _, i := range r.ListOrder() {
@@ -313,7 +292,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	}
 	if len(r.Sessions) > 0 {
 		fmt.Fprintln(w, "\nSessions:")
-		printf(w, "  %s %s %-11s %-8s %-12s %s\n", pad("user", 14), pad("plan", 16), "tasks", "resume", "state", "changed")
+		printf(w, "  %s %s %-11s %-8s %-10s %s\n", pad("user", 14), pad("plan", 16), "tasks", "resume", "state", "last activity")
 		for _, s := range r.Sessions {
 			plan := "-"
 			if s.Plan != "" {
@@ -323,8 +302,8 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			if s.ResumeTask > 0 {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
-			printf(w, "  %s %s %-11s %-8s %-12s %s\n",
-				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, ago(s.Age))
+			printf(w, "  %s %s %-11s %-8s %-10s %s\n",
+				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, a.activity(s.LastActivity))
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -488,15 +467,14 @@ func lastElem(p string) string {
 	return p
 }
 
-// ago says how long ago in the largest whole unit.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
+// activity is when a session was last active, as gsd sessions and gsd progress both write it:
+// the time and how long ago ("2026-02-03T10:00:00Z (3h ago)"); "-" when unknown.
+func (a *app) activity(t time.Time) string {
+	if t.IsZero() {
+		return "-"
 	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	return t.UTC().Format(time.RFC3339) + " (" + ago(a.now().Sub(t)) + ")"
 }
+
+// ago says how long ago, as textfmt.Elapsed writes it: "3h ago".
+func ago(d time.Duration) string { return textfmt.Elapsed(d) + " ago" }

@@ -79,20 +79,17 @@ gsd.idleAfter, else 2h.`,
 		},
 	}
 	c.Flags().StringSliceVar(&states, "state", nil, "only sessions in `STATE` (repeatable, or comma separated): "+strings.Join(hydrate.TeamStates, ", "))
-	c.Flags().StringVar(&idleFlag, "idle-after", config.FormatDuration(hydrate.DefaultIdleAfter), "a session without activity for `DURATION` is idle (1ms or more)")
+	c.Flags().StringVar(&idleFlag, "idle-after", textfmt.Duration(hydrate.DefaultIdleAfter), "a session without activity for `DURATION` is idle (1ms or more)")
 	_ = c.RegisterFlagCompletionFunc("state", cobra.FixedCompletions(hydrate.TeamStates, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
-func (a *app) printTeamSession(s hydrate.TeamSession) {
+func (a *app) printTeamSession(s hydrate.SessionSummary) {
 	progress := "-"
 	if s.Total > 0 {
 		progress = fmt.Sprintf("%d/%d", s.Done, s.Total)
 	}
-	when := "-"
-	if !s.LastActivity.IsZero() {
-		when = s.LastActivity.Format(time.RFC3339)
-	}
+	when := a.activity(s.LastActivity)
 	from := ""
 	if s.Remote != nil {
 		from = "  " + *s.Remote
@@ -112,27 +109,24 @@ func (a *app) printTeamSession(s hydrate.TeamSession) {
 		}
 		printf(a.stdout, "    taken over by %s%s at %s (%s)\n", t.By, on, t.Time.Format(time.RFC3339), t.Remote)
 	}
-	if len(s.SharedWith) > 0 {
-		printf(a.stdout, "    same plan as %s\n", strings.Join(s.SharedWith, ", "))
-	}
 }
 
 // filterSessions is --state: the sessions in one of states (all of them without any).
-func filterSessions(list []hydrate.TeamSession, states []string) []hydrate.TeamSession {
+func filterSessions(list []hydrate.SessionSummary, states []string) []hydrate.SessionSummary {
 	if len(states) == 0 {
 		return list
 	}
-	return slices.DeleteFunc(slices.Clone(list), func(s hydrate.TeamSession) bool { return !slices.Contains(states, s.State) })
+	return slices.DeleteFunc(slices.Clone(list), func(s hydrate.SessionSummary) bool { return !slices.Contains(states, s.State) })
 }
 
 type sessionsReport struct {
-	SchemaVersion int                   `json:"schemaVersion"`
-	IdleAfter     string                `json:"idleAfter"`
-	Sessions      []hydrate.TeamSession `json:"sessions"`
-	Warnings      []string              `json:"warnings"`
+	SchemaVersion int                      `json:"schemaVersion"`
+	IdleAfter     string                   `json:"idleAfter"`
+	Sessions      []hydrate.SessionSummary `json:"sessions"`
+	Warnings      []string                 `json:"warnings"`
 }
 
 // sessionsJSON is gsd sessions [--state ...] --json (and MCP's list_sessions).
 func sessionsJSON(res *hydrate.SessionsResult, states []string) sessionsReport {
-	return sessionsReport{SchemaVersion, config.FormatDuration(res.IdleAfter), nonNil(filterSessions(res.Sessions, states)), nonNil(res.Warnings)}
+	return sessionsReport{SchemaVersion, textfmt.Duration(res.IdleAfter), nonNil(filterSessions(res.Sessions, states)), nonNil(res.Warnings)}
 }

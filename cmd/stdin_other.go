@@ -7,8 +7,7 @@ import (
 	"time"
 )
 
-// readFileWithin reads f to its end, at most limit bytes, waiting at most wait for it to end;
-// ok is false when wait ran out first.
-func readFileWithin(f *os.File, limit int64, wait time.Duration) (data []byte, ok bool, err error) {
-	return readWithin(f, limit, wait)
+// pollFile does not poll where there is no poll(2): readWithin waits on a goroutine instead.
+func pollFile(*os.File, int64, time.Duration) (data []byte, ok bool, err error, polled bool) {
+	return nil, false, nil, false
 }

@@ -9,11 +9,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readFileWithin reads f to its end, at most limit bytes, waiting at most wait for it to end.
-// ok is false when wait ran out first. It waits in poll(2) on f's descriptor: no goroutine, no
-// timer and no thread for the runtime to start, which a hook run on every agent start would
-// pay in full.
-func readFileWithin(f *os.File, limit int64, wait time.Duration) (data []byte, ok bool, err error) {
+// pollFile is readWithin for a file: it waits in poll(2) on f's descriptor, with no goroutine,
+// no timer and no thread for the runtime to start, which a hook run on every agent start would
+// pay in full. polled is always true here.
+func pollFile(f *os.File, limit int64, wait time.Duration) (data []byte, ok bool, err error, polled bool) {
+	data, ok, err = pollRead(f, limit, wait)
+	return data, ok, err, true
+}
+
+func pollRead(f *os.File, limit int64, wait time.Duration) (data []byte, ok bool, err error) {
 	fd := int(f.Fd())
 	deadline := time.Now().Add(wait)
 	buf := make([]byte, 0, min(limit, 4096))

@@ -174,22 +174,13 @@ func (e *Env) carryInto(res *Result, plan string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: carrying statuses over: %w", plan, err)
 	}
-	dir, err := e.writableSessionDir()
+	to, err := e.replaceSession(old.src, true, KindCarried, old.Plan, out, func(snap string) journal.Event {
+		rep.Snapshot = snap
+		return journal.Event{Type: journal.Carry, Plan: plan, Snapshot: snap, Carried: rep.Tasks}
+	})
 	if err != nil {
 		return err
 	}
-	to, err := e.archiveIn(dir, old.src, KindCarried)
-	if err != nil {
-		return err
-	}
-	rep.Snapshot = snapshotID(to)
-	snap := journal.Event{Type: journal.Snapshot, Snapshot: rep.Snapshot, Note: KindCarried, Plan: old.Plan, SHA256: journal.Hash(old.src, true)}
-	if err := e.writeSessionIn(dir, out); err != nil {
-		e.record(old.src, true, snap)
-		return err
-	}
-	e.record(old.src, true, snap, journal.Event{Type: journal.Carry, Plan: plan, Snapshot: rep.Snapshot,
-		Carried: rep.Tasks, Session: string(out), SHA256: journal.Hash(out, true)})
 	e.prune()
 	fresh, err := e.inspectBytes(e.SessionPath(), out)
 	if err != nil {

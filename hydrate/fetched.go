@@ -135,9 +135,9 @@ func (e *Env) addFetched(res *SessionsResult, now time.Time, idleAfter time.Dura
 }
 
 // fetchedTeamSession judges one fetched session as teamSession judges one of this checkout.
-func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter time.Duration) (TeamSession, string) {
+func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter time.Duration) (SessionSummary, string) {
 	remote, ref, synced := f.Remote, f.Ref, f.SyncedAt
-	ts := TeamSession{User: f.User, Path: f.Ref + ":" + SessionFileName, Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{},
+	ts := SessionSummary{User: f.User, Path: f.Ref + ":" + SessionFileName, Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{},
 		Remote: &remote, Ref: &ref}
 	if !synced.IsZero() {
 		ts.SyncedAt = &synced

@@ -323,29 +323,20 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 // replace archives the existing session s, if any, and writes data, bootstrapped from plan, as
 // the user's session.
 func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
-	dir, err := e.writableSessionDir()
-	if err != nil {
-		return nil, err
+	kind := "stale"
+	if s.State == StateCorrupt {
+		kind = "corrupt"
 	}
+	to, err := e.replaceSession(s.src, s.Exists, kind, s.Plan, data, func(string) journal.Event {
+		return journal.Event{Type: journal.Bootstrap, Plan: plan}
+	})
 	var actions []Action
-	var evs []journal.Event
-	if s.Exists {
-		kind := "stale"
-		if s.State == StateCorrupt {
-			kind = "corrupt"
-		}
-		to, err := e.archiveIn(dir, s.src, kind)
-		if err != nil {
-			return nil, err
-		}
+	if to != "" {
 		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
-		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: snapshotID(to), Note: kind, Plan: s.Plan, SHA256: journal.Hash(s.src, true)})
 	}
-	if err := e.writeSessionIn(dir, data); err != nil {
-		e.record(s.src, s.Exists, evs...)
+	if err != nil {
 		return actions, err
 	}
-	e.record(s.src, s.Exists, append(evs, journal.Event{Type: journal.Bootstrap, Plan: plan, Session: string(data), SHA256: journal.Hash(data, true)})...)
 	return append(actions, Action{Kind: ActionBootstrapped, Path: s.Path, From: plan}), nil
 }
 

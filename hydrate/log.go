@@ -3,6 +3,7 @@ package hydrate
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
+	"github.com/gsd-tools/gsd/planfile/rootfs"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -51,29 +53,164 @@ func (e *Env) readJournalAt(rel string) (*LogResult, error) {
 	return res, nil
 }
 
-// Log returns the journal events q selects, oldest first. It writes nothing.
+// Log returns the journal events q selects, oldest first. It writes nothing. It holds every
+// event selected: gsd log streams them instead (LogStream).
 func (e *Env) Log(q LogQuery) (*LogResult, error) {
-	res, err := e.readJournal()
+	js, err := e.LogStream(q)
 	if err != nil {
 		return nil, err
 	}
-	kept := res.Events[:0]
-	status := "" // task q.Task's status after each event, when q.Task is asked about
-	for _, ev := range res.Events {
-		before := status
-		if q.Task != 0 {
-			status = statusAfter(ev, q.Task, status)
-		}
-		if !q.Since.IsZero() && ev.Time.Before(q.Since) {
-			continue
-		}
-		if q.Task != 0 && !aboutTask(ev, q.Task) && status == before {
-			continue
-		}
-		kept = append(kept, ev)
+	res := &LogResult{Path: js.Path, Problems: js.Problems}
+	err = js.Each(func(ev journal.Event) error {
+		res.Events = append(res.Events, ev)
+		return nil
+	})
+	return res, err
+}
+
+// LogStream opens the user's journal for the events q selects (Each hands them on, oldest
+// first); its Problems are known at once. It writes nothing.
+func (e *Env) LogStream(q LogQuery) (*JournalStream, error) {
+	js, err := e.openJournal(e.JournalPath())
+	if err != nil {
+		return nil, err
 	}
-	res.Events = kept
-	return res, nil
+	all := js.each
+	js.each = func(fn func(journal.Event) error) error {
+		status := "" // task q.Task's status after each event, when q.Task is asked about
+		return all(func(ev journal.Event) error {
+			before := status
+			if q.Task != 0 {
+				status = statusAfter(ev, q.Task, status)
+			}
+			if !q.Since.IsZero() && ev.Time.Before(q.Since) {
+				return nil
+			}
+			if q.Task != 0 && !aboutTask(ev, q.Task) && status == before {
+				return nil
+			}
+			return fn(ev)
+		})
+	}
+	return js, nil
+}
+
+// JournalStream is a journal opened for reading its events one at a time: its path and the
+// lines it skips (as LogResult has them), and Each.
+type JournalStream struct {
+	Path     string
+	Problems []string
+	each     func(fn func(journal.Event) error) error
+}
+
+// Each hands fn the journal's events in the order gsd shows them (journal.Order), stopping at
+// fn's first error.
+func (js *JournalStream) Each(fn func(journal.Event) error) error { return js.each(fn) }
+
+// openJournal opens the journal rel (a missing one has no events) under the rules of every file
+// gsd reads (a regular file, inside the project, at most MaxJournalSize). A journal that is one
+// chain, as a single writer leaves it, is read once here for its problems and order and once
+// more by Each, never held whole: gsd log, stats and sessions keep a flat memory on a journal of
+// any length. One joined by a union merge is read whole and ordered (journal.Order).
+func (e *Env) openJournal(rel string) (*JournalStream, error) {
+	js := &JournalStream{Path: rel, each: func(func(journal.Event) error) error { return nil }}
+	fi, err := fs.Stat(e.FS, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return js, nil
+	}
+	if err == nil {
+		switch {
+		case fi.IsDir():
+			err = &fs.PathError{Op: "read", Path: rel, Err: rootfs.ErrIsDir}
+		case !fi.Mode().IsRegular():
+			err = &fs.PathError{Op: "read", Path: rel, Err: &rootfs.NotRegularError{Type: fi.Mode().Type()}}
+		case fi.Size() > MaxJournalSize:
+			err = &fs.PathError{Op: "read", Path: rel, Err: rootfs.ErrTooLarge}
+		}
+	}
+	if err != nil {
+		return nil, readError(rel, err, MaxJournalSize)
+	}
+	var size int64
+	linear, probs, err := e.streamFile(rel, -1, &size, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range probs {
+		js.Problems = append(js.Problems, fmt.Sprintf("%s:%d: skipped: %s", rel, p.Line, p.Message))
+	}
+	if linear {
+		// The bytes read the first time, no more: a line a hook appends meanwhile is the
+		// next reading's.
+		js.each = func(fn func(journal.Event) error) error {
+			_, _, err := e.streamFile(rel, size, nil, fn)
+			return err
+		}
+		return js, nil
+	}
+	lr, err := e.readJournalAt(rel)
+	if err != nil {
+		return nil, err
+	}
+	js.Problems = lr.Problems
+	js.each = func(fn func(journal.Event) error) error {
+		for _, ev := range lr.Events {
+			if err := fn(ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return js, nil
+}
+
+// streamFile runs journal.Stream on the first limit bytes of rel (all of it: -1), counting the
+// bytes read into *size when size is not nil.
+func (e *Env) streamFile(rel string, limit int64, size *int64, fn func(journal.Event) error) (bool, []journal.Problem, error) {
+	f, err := e.FS.Open(rel)
+	if err != nil {
+		return false, nil, readError(rel, err, MaxJournalSize)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if limit >= 0 {
+		r = io.LimitReader(f, limit)
+	}
+	cr := &countingReader{r: r}
+	var fnErr error // fn's own error (a write to stdout), not the journal's
+	each := fn
+	if fn != nil {
+		each = func(ev journal.Event) error {
+			fnErr = fn(ev)
+			return fnErr
+		}
+	}
+	linear, probs, err := journal.Stream(cr, each)
+	if size != nil {
+		*size = cr.n
+	}
+	if fnErr != nil {
+		return false, nil, fnErr
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = &fs.PathError{Op: "read", Path: rel, Err: err}
+		}
+		return false, nil, readError(rel, err, MaxJournalSize)
+	}
+	return linear, probs, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // statusAfter is task n's status after ev, given what it was before: a mark of it sets it; an

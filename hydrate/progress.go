@@ -4,44 +4,23 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
-// StaleSessionAge is how long a session file may go unchanged before progress reports it as
-// idle: a week without a task marked is a session someone forgot, not one in flight.
-const StaleSessionAge = 7 * 24 * time.Hour
-
-// UserSession is one user's session, as gsd progress reports it.
-type UserSession struct {
-	User       string
-	Path       string // root-relative session file
-	Plan       string
-	State      SessionState
-	Done       int
-	Total      int
-	ResumeTask int
-	Changed    time.Time // the file's modification time, UTC, to the second
-	Age        time.Duration
-	Reasons    []string // why it is stale or corrupt
-	Error      *string  // why the session could not be read, nil when it could
-}
-
 // ProgressReport is the whole project's progress: the model, every user's session, and the
 // problems of both (the model's plus the sessions' and STATE.md's).
 type ProgressReport struct {
 	*roadmap.Project
-	Sessions  []UserSession
-	StateFile *StatePosition // what STATE.md says against the derived position; nil without STATE.md
-	Trackable *bool          // whether the active plan has tasks gsd can track (elements or sections); nil without one
-	PlanFiles int            // every plan file of the tree (all milestones and workstreams)
-	PlansDone int            // of those, the ones with their SUMMARY
+	Sessions  []SessionSummary // this checkout's (gsd sessions adds the teammates' gsd sync fetched)
+	StateFile *StatePosition   // what STATE.md says against the derived position; nil without STATE.md
+	Trackable *bool            // whether the active plan has tasks gsd can track (elements or sections); nil without one
+	PlanFiles int              // every plan file of the tree (all milestones and workstreams)
+	PlansDone int              // of those, the ones with their SUMMARY
 	// Workstreams is WorkstreamsHint's line: the root has no current phase (or no roadmap) and
 	// the project has workstreams. "" otherwise.
 	Workstreams string
@@ -146,65 +125,35 @@ func (e *Env) Progress() (*ProgressReport, error) {
 	return r, nil
 }
 
-// sessions inspects every user's session file, adding a problem for each corrupt, stale or idle
-// one. until is when the first session's age changes what is reported (zero: never).
-func (e *Env) sessions(problems *[]roadmap.Problem) (out []UserSession, err error) {
-	ents, err := fs.ReadDir(e.FS, SessionsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+// sessions summarizes every user's session of this checkout as gsd sessions does, adding a
+// problem for each corrupt, stale or idle one and each plan two users work on.
+func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
+	idleAfter, err := e.idleAfter()
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range ents {
-		if !d.IsDir() {
-			continue
-		}
-		p := path.Join(SessionsDir, d.Name(), SessionFileName)
-		fi, err := fs.Stat(e.FS, p)
-		if err != nil {
-			continue // a directory without a session: nothing to report
-		}
-		us := UserSession{User: d.Name(), Path: p, Changed: fi.ModTime().UTC().Truncate(time.Second)}
-		us.Age = max(e.now().Sub(fi.ModTime()), 0)
-		idle := idleDays(us.Age)
-		other := *e
-		other.User.User = d.Name()
-		s, err := other.Inspect()
-		switch {
-		case err != nil:
-			why := err.Error()
-			us.State, us.Error = StateCorrupt, &why
-			*problems = append(*problems, unreadable(p, err))
-		default:
-			us.State, us.Plan, us.ResumeTask = s.State, s.Plan, s.ResumeTask
-			us.Done, us.Total = s.Counts.Complete, s.Counts.Total
-			us.Reasons = append(append(us.Reasons, s.CorruptReasons...), s.StaleReasons...)
-			switch s.State {
-			case StateCorrupt:
-				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: p, Message: "corrupt session: " + joinReasons(s.CorruptReasons)})
-			case StateStale:
-				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "stale session: " + joinReasons(s.StaleReasons)})
+	out, _, err := e.localSummaries(e.now(), idleAfter) // an unreadable journal is gsd sessions' and gsd log's to say
+	if err != nil {
+		return nil, err
+	}
+	markShared(out)
+	for _, s := range out {
+		p := s.Path
+		switch s.State {
+		case TeamCorrupt:
+			if s.readErr != nil {
+				*problems = append(*problems, unreadable(p, s.readErr))
+			} else {
+				*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: p, Message: "corrupt session: " + joinReasons(s.Reasons)})
 			}
+		case TeamStale:
+			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "stale session: " + joinReasons(s.Reasons)})
+		case TeamIdle:
+			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "idle session: " + joinReasons(s.Reasons)})
 		}
-		if idle > 0 && us.State != StateAllComplete {
-			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p,
-				Message: fmt.Sprintf("session unchanged for %d days", idle)})
-		}
-		us.Reasons = nonNilStrings(us.Reasons)
-		out = append(out, us)
 	}
 	*problems = append(*problems, samePlanProblems(out)...)
 	return out, nil
-}
-
-// idleDays is what progress says of a session unchanged for age: the whole days of it once it
-// is past StaleSessionAge ("unchanged for N days"), 0 before.
-func idleDays(age time.Duration) int {
-	if age <= StaleSessionAge {
-		return 0
-	}
-	return int(age / (24 * time.Hour))
 }
 
 // unreadable is the problem of a session file that cannot be read, placed at the file and line

@@ -2,9 +2,7 @@ package hydrate
 
 import (
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -119,15 +117,12 @@ func BenchmarkHydrateScale(b *testing.B) {
 	}
 }
 
-// A session is idle from the instant it is older than StaleSessionAge, and progress says so in
-// whole days of its age.
-func TestProgressIdleDays(t *testing.T) {
+// progress judges a session idle by the rule gsd sessions has: no activity for longer than the
+// idleAfter setting (2h by default), and says so in the same words.
+func TestProgressIdleRule(t *testing.T) {
 	e := project(t, baseFiles())
+	e.now = func() time.Time { return t0 }
 	if _, err := e.Start(""); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(e.Root, ".planning", "sessions", "ann", SessionFileName)
-	if err := os.Chtimes(p, t0, t0); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -135,10 +130,9 @@ func TestProgressIdleDays(t *testing.T) {
 		want string // the idle problem, "" for none
 	}{
 		{0, ""},
-		{StaleSessionAge, ""},
-		{StaleSessionAge + 1, "session unchanged for 7 days"},
-		{8*24*time.Hour - 1, "session unchanged for 7 days"},
-		{10*24*time.Hour + 12*time.Hour, "session unchanged for 10 days"},
+		{DefaultIdleAfter, ""},
+		{DefaultIdleAfter + time.Second, "idle session: no activity for 2h"},
+		{26*time.Hour + 30*time.Minute, "idle session: no activity for 26h"},
 	} {
 		e.now = func() time.Time { return t0.Add(tc.age) }
 		r, err := e.Progress()
@@ -147,12 +141,16 @@ func TestProgressIdleDays(t *testing.T) {
 		}
 		var got []string
 		for _, pr := range r.Problems {
-			if strings.HasPrefix(pr.Message, "session unchanged") {
+			if strings.HasPrefix(pr.Message, "idle session") {
 				got = append(got, pr.Message)
 			}
 		}
 		if want := []string{tc.want}; tc.want == "" && len(got) != 0 || tc.want != "" && !slices.Equal(got, want) {
 			t.Errorf("at age %v: idle problems %q, want %q", tc.age, got, tc.want)
+		}
+		sessions, err := e.Sessions(0)
+		if err != nil || len(sessions.Sessions) != 1 || len(r.Sessions) != 1 || sessions.Sessions[0].State != r.Sessions[0].State {
+			t.Errorf("at age %v: gsd sessions %+v (%v) and progress %+v disagree", tc.age, sessions, err, r.Sessions)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -126,25 +127,14 @@ func (e *Env) takeOver(from string, theirs []byte, srcPath, note string, other *
 			res.Identical = true
 			return nil
 		}
-		dir, err := e.writableSessionDir()
+		// The session replaced names its plan in the journal, as every archived one does.
+		_, err = e.replaceSession(mine, exists, KindPreResume, planfile.ReadHeader(mine).Plan, data, func(snap string) journal.Event {
+			res.Archived = snap
+			return journal.Event{Type: journal.Resume, Plan: res.Plan, Note: note}
+		})
 		if err != nil {
 			return err
 		}
-		var evs []journal.Event
-		if exists {
-			to, err := e.archiveIn(dir, mine, KindPreResume)
-			if err != nil {
-				return err
-			}
-			res.Archived = snapshotID(to)
-			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.Archived, Note: KindPreResume, SHA256: journal.Hash(mine, true)})
-		}
-		if err := e.writeSessionIn(dir, data); err != nil {
-			e.record(mine, exists, evs...)
-			return err
-		}
-		e.record(mine, exists, append(evs, journal.Event{Type: journal.Resume, Plan: res.Plan,
-			Note: note, Session: string(data), SHA256: journal.Hash(data, true)})...)
 		if other != nil {
 			other.record(theirs, true, journal.Event{Type: journal.HandedOver, Plan: res.Plan,
 				Note: "resumed by " + e.User.User, SHA256: journal.Hash(theirs, true)})

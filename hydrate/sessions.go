@@ -13,6 +13,7 @@ import (
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
 )
 
@@ -32,8 +33,10 @@ const (
 // TeamStates are the states, in the order gsd sessions --state accepts them.
 var TeamStates = []string{TeamActive, TeamIdle, TeamStale, TeamComplete, TeamCorrupt, TeamNoSession}
 
-// TeamSession is one user's session as gsd sessions reports it.
-type TeamSession struct {
+// SessionSummary is one user's session as gsd sessions, gsd progress, gsd stats' users and the
+// MCP server's list_sessions report it: one type, one judge (judgeTeam), one idle rule (the
+// idleAfter setting), one vocabulary of states (TeamStates).
+type SessionSummary struct {
 	User         string         `json:"user"`
 	Path         string         `json:"sessionFile"`
 	State        string         `json:"state"`
@@ -56,13 +59,14 @@ type TeamSession struct {
 	SyncedAt    *time.Time  `json:"syncedAt"`
 	TakenOverBy []TakenOver `json:"takenOverBy,omitempty"` // teammates who took this session over (gsd sync shows them)
 
-	state SessionState // as Inspect judged it, for sharedPlans
+	state   SessionState // as Inspect judged it, for sharedPlans
+	readErr error        // why the session file could not be read (State corrupt), for progress's problem
 }
 
 // SessionsResult is every user's session.
 type SessionsResult struct {
 	IdleAfter time.Duration
-	Sessions  []TeamSession
+	Sessions  []SessionSummary
 	Warnings  []string // two users on one plan, unreadable journals
 }
 
@@ -71,50 +75,69 @@ type SessionsResult struct {
 // contents, only their names: it stays fast with thousands of archives.
 func (e *Env) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 	if idleAfter <= 0 {
-		if err := e.CheckSettings("idleAfter"); err != nil {
+		d, err := e.idleAfter()
+		if err != nil {
 			return nil, err
 		}
-		idleAfter = e.settings.IdleAfter
+		idleAfter = d
 	}
 	res := &SessionsResult{IdleAfter: idleAfter}
-	ents, err := fs.ReadDir(e.FS, SessionsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		e.addFetched(res, e.now(), idleAfter)
-		return res, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	// Work out the position once: every user's staleness check shares it.
-	_, _ = e.Position()
-	if e.plans == nil {
-		e.plans = map[string][]roadmap.Plan{} // shared by the copies of e below
-
-	}
 	now := e.now()
-	for _, d := range ents {
-		if !d.IsDir() || d.Name() == "" || strings.HasPrefix(d.Name(), ".") {
-			continue
-		}
-		ts, ok, err := e.teamSession(d.Name(), now, idleAfter)
-		if err != nil {
-			res.Warnings = append(res.Warnings, err.Error())
-		}
-		if ok {
-			res.Sessions = append(res.Sessions, ts)
-		}
+	var err error
+	if res.Sessions, res.Warnings, err = e.localSummaries(now, idleAfter); err != nil {
+		return nil, err
 	}
 	res.Warnings = append(res.Warnings, markShared(res.Sessions)...)
 	e.addFetched(res, now, idleAfter)
 	return res, nil
 }
 
+// localSummaries summarizes every user's session of this checkout (not the fetched ones), with
+// a warning for each journal that could not be read.
+func (e *Env) localSummaries(now time.Time, idleAfter time.Duration) ([]SessionSummary, []string, error) {
+	ents, err := fs.ReadDir(e.FS, SessionsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	// Work out the position once: every user's staleness check shares it.
+	_, _ = e.Position()
+	if e.plans == nil {
+		e.plans = map[string][]roadmap.Plan{} // shared by the copies of e below
+	}
+	var out []SessionSummary
+	var warns []string
+	for _, d := range ents {
+		if !d.IsDir() || d.Name() == "" || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		ts, ok, err := e.summarize(d.Name(), now, idleAfter)
+		if err != nil {
+			warns = append(warns, err.Error())
+		}
+		if ok {
+			out = append(out, ts)
+		}
+	}
+	return out, warns, nil
+}
+
+// idleAfter is the idle threshold of the settings (GSD_IDLE_AFTER, gsd.idleAfter, 2h).
+func (e *Env) idleAfter() (time.Duration, error) {
+	if err := e.CheckSettings("idleAfter"); err != nil {
+		return 0, err
+	}
+	return e.settings.IdleAfter, nil
+}
+
 // teamSession judges one user's session; ok is false for a directory with nothing of gsd's.
-func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (TeamSession, bool, error) {
+func (e *Env) summarize(user string, now time.Time, idleAfter time.Duration) (SessionSummary, bool, error) {
 	other := *e
 	other.User.User = user
 	other.histWarn = nil
-	ts := TeamSession{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
+	ts := SessionSummary{User: user, Path: other.SessionPath(), Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{}}
 	names, err := rootfs.ReadDirNames(e.FS, path.Dir(ts.Path))
 	if err != nil {
 		return ts, false, nil
@@ -141,22 +164,24 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 	if hasJournal {
 		// Read through the project's root, like every other file: a journal or a user directory
 		// that leads out of the project is not followed.
-		lr, err := other.readJournal()
+		// Streamed, never held: the last event and the instance attached are all it needs. A
+		// torn line costs the one event it held; gsd log reports it.
+		js, err := other.openJournal(other.JournalPath())
+		if err == nil {
+			err = js.Each(func(ev journal.Event) error {
+				switch {
+				case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
+					ts.Instance = ""
+				case ev.Instance != "":
+					ts.Instance = ev.Instance
+				}
+				ev.Session = "" // only its hash is compared
+				last, haveLast = ev, true
+				return nil
+			})
+		}
 		if err != nil {
 			warn = err
-			lr = &LogResult{}
-		}
-		evs := lr.Events // a torn line costs the one event it held; gsd log reports it
-		for _, ev := range evs {
-			switch {
-			case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
-				ts.Instance = ""
-			case ev.Instance != "":
-				ts.Instance = ev.Instance
-			}
-		}
-		if len(evs) > 0 {
-			last, haveLast = evs[len(evs)-1], true
 		}
 	}
 	// The journal's time is the activity when the session is still what its last event left;
@@ -185,7 +210,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 		return ts, true, warn
 	}
 	if inspectErr != nil {
-		ts.State = TeamCorrupt
+		ts.State, ts.readErr = TeamCorrupt, inspectErr
 		ts.Reasons = append(ts.Reasons, inspectErr.Error())
 		return ts, true, warn
 	}
@@ -195,7 +220,7 @@ func (e *Env) teamSession(user string, now time.Time, idleAfter time.Duration) (
 
 // judgeTeam gives ts its state from its session s and its last activity: the one rule for a
 // session in this checkout and one fetched by gsd sync.
-func (e *Env) judgeTeam(ts *TeamSession, s *Session, now time.Time, idleAfter time.Duration) {
+func (e *Env) judgeTeam(ts *SessionSummary, s *Session, now time.Time, idleAfter time.Duration) {
 	user := ts.User
 	ts.Plan, ts.Done, ts.Total, ts.ResumeTask, ts.state = s.Plan, s.Counts.Complete, s.Counts.Total, s.ResumeTask, s.State
 	for _, t := range s.Tasks {
@@ -217,7 +242,7 @@ func (e *Env) judgeTeam(ts *TeamSession, s *Session, now time.Time, idleAfter ti
 		ts.State = TeamActive
 		if idle {
 			ts.State = TeamIdle
-			quiet := fmt.Sprintf("no activity for %s", roundDuration(now.Sub(ts.LastActivity)))
+			quiet := fmt.Sprintf("no activity for %s", textfmt.Elapsed(now.Sub(ts.LastActivity)))
 			if len(ts.InProgress) > 0 {
 				ts.Reasons = append(ts.Reasons, fmt.Sprintf("%s in progress, %s: an orphaned agent? (gsd resume %s takes it over)", taskList(ts.InProgress), quiet, user))
 			} else {
@@ -255,7 +280,7 @@ func sharedPlans(us []planUser) (plans []string, users map[string][]string) {
 
 // markShared sets SharedWith on the sessions that share a plan (sharedPlans), and returns one
 // warning per such plan.
-func markShared(ss []TeamSession) []string {
+func markShared(ss []SessionSummary) []string {
 	us := make([]planUser, len(ss))
 	at := make(map[string]int, len(ss))
 	for i, s := range ss {
@@ -335,24 +360,12 @@ func taskList(ns []int) string {
 	return "tasks " + joinInts(ns)
 }
 
-// roundDuration renders a duration for people: 3h, 2d, 45m.
-func roundDuration(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd", int(d.Hours()/24))
-	case d >= time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	}
-}
-
 // samePlanProblems is a warning for each plan users share (sharedPlans), for gsd progress (and
 // --check).
-func samePlanProblems(us []UserSession) []roadmap.Problem {
+func samePlanProblems(us []SessionSummary) []roadmap.Problem {
 	pus := make([]planUser, len(us))
 	for i, u := range us {
-		pus[i] = planUser{u.User, u.Plan, u.State}
+		pus[i] = planUser{u.User, u.Plan, u.state}
 	}
 	plans, users := sharedPlans(pus)
 	var out []roadmap.Problem

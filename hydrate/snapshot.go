@@ -264,24 +264,15 @@ func (e *Env) Restore(id string, dryRun bool) (*RestoreResult, error) {
 		if dryRun {
 			return nil
 		}
-		dir, err := e.writableSessionDir()
+		to, err := e.replaceSession(cur, exists, KindPreRestore, res.FromPlan, snap, func(string) journal.Event {
+			return journal.Event{Type: journal.Restore, Snapshot: id, Plan: after.Plan}
+		})
+		if to != "" {
+			res.PreRestore = snapshotID(to)
+		}
 		if err != nil {
 			return err
 		}
-		var evs []journal.Event
-		if exists {
-			to, err := e.archiveIn(dir, cur, KindPreRestore)
-			if err != nil {
-				return err
-			}
-			res.PreRestore = snapshotID(to)
-			evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: res.PreRestore, Note: KindPreRestore, Plan: res.FromPlan, SHA256: journal.Hash(cur, true)})
-		}
-		if err := e.writeSessionIn(dir, snap); err != nil {
-			e.record(cur, exists, evs...)
-			return err
-		}
-		e.record(cur, exists, append(evs, journal.Event{Type: journal.Restore, Snapshot: id, Plan: after.Plan, Session: string(snap), SHA256: journal.Hash(snap, true)})...)
 		e.prune()
 		return nil
 	}

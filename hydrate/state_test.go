@@ -279,10 +279,10 @@ func TestProgressSessions(t *testing.T) {
 		t.Fatalf("sessions = %+v", r.Sessions)
 	}
 	ann, bob := r.Sessions[0], r.Sessions[1]
-	if ann.User != "ann" || ann.State != StateResume || ann.Total != 3 || ann.ResumeTask != 1 || ann.Plan != ".planning/phases/03-three/03-02-PLAN.md" {
+	if ann.User != "ann" || ann.State != TeamActive || ann.Total != 3 || ann.ResumeTask != 1 || ann.Plan != ".planning/phases/03-three/03-02-PLAN.md" {
 		t.Errorf("ann = %+v", ann)
 	}
-	if bob.State != StateCorrupt || bob.Age != 10*24*time.Hour {
+	if bob.State != TeamCorrupt || !bob.LastActivity.Equal(old) || bob.ActivityFrom != "file" {
 		t.Errorf("bob = %+v", bob)
 	}
 	var msgs []string
@@ -292,7 +292,7 @@ func TestProgressSessions(t *testing.T) {
 		}
 	}
 	got := strings.Join(msgs, "\n")
-	if !strings.Contains(got, "warning: corrupt session") || !strings.Contains(got, "info: session unchanged for 10 days") {
+	if !strings.Contains(got, "warning: corrupt session") || strings.Contains(got, "idle") {
 		t.Errorf("session problems:\n%s", got)
 	}
 	if r.Errors() != 0 {

@@ -73,13 +73,14 @@ func (e *Env) Stats(all bool) (*Stats, error) {
 	st := &Stats{Users: users, BySource: map[string]int{}, ByInstance: map[string]int{}, Briefs: BriefSizes{Limit: HookOutputLimit}, Problems: []string{}}
 	total := 0
 	for _, u := range users {
-		lr, err := e.readJournalAt(path.Join(SessionsDir, u, journal.FileName))
+		// Streamed: a journal of any length is counted in the same memory.
+		js, err := e.openJournal(path.Join(SessionsDir, u, journal.FileName))
 		if err != nil {
 			st.Problems = append(st.Problems, err.Error())
 			continue
 		}
-		st.Problems = append(st.Problems, lr.Problems...)
-		for _, ev := range lr.Events {
+		st.Problems = append(st.Problems, js.Problems...)
+		err = js.Each(func(ev journal.Event) error {
 			se := &StatEvent{User: u, Seq: ev.Seq, Time: ev.Time, Source: ev.Note, Instance: ev.Instance, Size: ev.Size}
 			switch ev.Type {
 			case journal.Rehydrated:
@@ -111,6 +112,10 @@ func (e *Env) Stats(all bool) (*Stats, error) {
 					st.LastFailure = se
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			st.Problems = append(st.Problems, err.Error())
 		}
 	}
 	if st.Briefs.Count > 0 {

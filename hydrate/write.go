@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
@@ -128,6 +129,35 @@ func (e *Env) writableSessionDir() (string, error) {
 	}
 	atomicfile.RemoveTemps(dir, "current-plan.")
 	return dir, nil
+}
+
+// replaceSession is the one way a write puts data in place of the user's session: the session
+// there (old, when exists) is kept first as a kind snapshot, then data is written, and the
+// journal records both, the snapshot and then put's event (given the snapshot's id, "" when none)
+// with data's bytes and hash. A write that fails after the archive records the snapshot alone.
+// It returns the snapshot's root-relative path, "" when there was no session to keep.
+func (e *Env) replaceSession(old []byte, exists bool, kind, oldPlan string, data []byte, put func(snapshot string) journal.Event) (string, error) {
+	dir, err := e.writableSessionDir()
+	if err != nil {
+		return "", err
+	}
+	var evs []journal.Event
+	to, id := "", ""
+	if exists {
+		if to, err = e.archiveIn(dir, old, kind); err != nil {
+			return "", err
+		}
+		id = snapshotID(to)
+		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: id, Note: kind, Plan: oldPlan, SHA256: journal.Hash(old, true)})
+	}
+	if err := e.writeSessionIn(dir, data); err != nil {
+		e.record(old, exists, evs...)
+		return to, err
+	}
+	ev := put(id)
+	ev.Session, ev.SHA256 = string(data), journal.Hash(data, true)
+	e.record(old, exists, append(evs, ev)...)
+	return to, nil
 }
 
 // writeSession atomically replaces the session file with data.

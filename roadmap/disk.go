@@ -190,7 +190,7 @@ func phaseDir(dir, name string) (Phase, bool) {
 // startsWithNumber is a quick test that name ("03-x", "E73-x", "CK-03-x") may be phase n's:
 // its first run of digits, without leading zeros, is n's first segment.
 func startsWithNumber(name string, n PhaseNum) bool {
-	if n.nseg == 0 {
+	if n.IsZero() {
 		return false
 	}
 	i := 0
@@ -198,7 +198,7 @@ func startsWithNumber(name string, n PhaseNum) bool {
 		i++
 	}
 	v, _, ok := segment(name[i:])
-	return ok && v == int(n.seg[0])
+	return ok && v == n.First()
 }
 
 // sortPhases orders phase directories by number, then by name ("03-a" before "3-b"). The

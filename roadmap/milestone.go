@@ -58,7 +58,7 @@ func versionByte(c byte) bool { return isLetter(c) || isDigit(c) || c == '.' }
 // Contains reports whether n is in the milestone's range ("Phases 11-17" holds 11, 11.1 and
 // 17.2; not 18).
 func (m *Milestone) Contains(n PhaseNum) bool {
-	if m.First.IsZero() || n.prefix() != m.First.prefix() {
+	if m.First.IsZero() || n.Prefix() != m.First.Prefix() {
 		return false
 	}
 	last := m.Last

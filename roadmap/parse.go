@@ -337,7 +337,7 @@ func (x *phaseIndex) lookup(n PhaseNum) (int, bool) {
 		}
 		return 0, false
 	}
-	i, ok := x.other[n.key()]
+	i, ok := x.other[n.Key()]
 	return i, ok
 }
 
@@ -354,13 +354,13 @@ func (x *phaseIndex) store(n PhaseNum, i int) {
 	if x.other == nil {
 		x.other = make(map[phaseKey]int)
 	}
-	x.other[n.key()] = i
+	x.other[n.Key()] = i
 }
 
 // plainIndex is n's index in phaseIndex.plain, when n is kept there.
 func plainIndex(n PhaseNum) (int, bool) {
-	if n.nseg == 1 && n.plen == 0 && n.suffix == 0 && n.seg[0] >= 0 && n.seg[0] < maxPlainIndex {
-		return int(n.seg[0]), true
+	if k, ok := n.Plain(); ok && k >= 0 && k < maxPlainIndex {
+		return k, true
 	}
 	return 0, false
 }

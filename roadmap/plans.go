@@ -71,7 +71,7 @@ type pairKey struct {
 	sub, fix, label string
 }
 
-func (k planKey) pair() pairKey { return pairKey{k.phase.key(), k.num, k.sub, k.fix, k.label} }
+func (k planKey) pair() pairKey { return pairKey{k.phase.Key(), k.num, k.sub, k.fix, k.label} }
 
 // compare orders plans: by phase, plans named by words after the others, numbered plans by
 // number (and letter)

@@ -77,13 +77,13 @@ func (s *Settings) Value(key string) string {
 	case "keepSnapshots":
 		return strconv.Itoa(s.KeepSnapshots)
 	case "lockTimeout":
-		return FormatDuration(s.LockTimeout)
+		return textfmt.Duration(s.LockTimeout)
 	case "journal":
 		return strconv.FormatBool(s.Journal)
 	case "sync":
 		return strconv.FormatBool(s.Sync)
 	case "idleAfter":
-		return FormatDuration(s.IdleAfter)
+		return textfmt.Duration(s.IdleAfter)
 	}
 	return ""
 }
@@ -100,18 +100,6 @@ func (s *Settings) Typed(key string) any {
 		return s.Sync
 	}
 	return s.Value(key)
-}
-
-// FormatDuration writes a duration as people write them in config files: "2h", "90m", "10s".
-func FormatDuration(d time.Duration) string {
-	out := d.String()
-	if strings.HasSuffix(out, "m0s") {
-		out = strings.TrimSuffix(out, "0s")
-	}
-	if strings.HasSuffix(out, "h0m") {
-		out = strings.TrimSuffix(out, "0m")
-	}
-	return out
 }
 
 // Error is a bad value in the config file or the environment: it names where.

@@ -394,8 +394,12 @@ func TestSamePhase(t *testing.T) {
 		same bool
 	}{
 		{"07", "7", true}, {"3.1", "3", false}, {"3.01", "3.1", true}, {"12.3.1", "12.3.1", true},
-		{"E73", "e73", true}, {"E73", "73", false}, {"9", "90", false}, {"", "", false},
+		{"E73", "E073", true}, {"E73", "73", false}, {"9", "90", false}, {"", "", false},
 		{"16C", "16c", true}, {"16C", "16", false}, {"16C", "16B", false}, {"016C", "16C", true},
+		// The roadmap's grammar (package phasenum), where the two used to disagree: a project
+		// code is dropped, a lower-case series prefix is no phase number at all.
+		{"CK-01", "1", true}, {"ck-01", "01", true}, {"e73", "E73", false}, {"e73", "e73", false},
+		{"v1.8", "V1.8", false}, {"ABC12", "ABC12", true},
 	} {
 		if got := samePhase(tt.a, tt.b); got != tt.same {
 			t.Errorf("samePhase(%q, %q) = %v", tt.a, tt.b, got)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/gsd-tools/gsd/roadmap/phasenum"
 )
 
 // line is one line of STATE.md with its line ending kept apart.
@@ -299,47 +301,14 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// samePhase compares two phase tokens as numbers, segment by segment: "07" = "7", "3.1" != "3",
-// "e73" = "E73", "16c" = "16C" != "16".
+// samePhase reports whether two phase tokens name the same phase, by the one grammar of phase
+// numbers (package phasenum) the roadmap reads them with: "07" = "7", "3.1" != "3", "16c" =
+// "16C" != "16", "E73" != "73", "CK-01" = "1"; a token that is no phase number ("e73", "v1.8")
+// is the same as nothing.
 func samePhase(a, b string) bool {
-	pa, sa, xa := phaseSegments(a)
-	pb, sb, xb := phaseSegments(b)
-	if sa == nil || sb == nil || !strings.EqualFold(pa, pb) || !strings.EqualFold(xa, xb) || len(sa) != len(sb) {
-		return false
-	}
-	for i := range sa {
-		if sa[i] != sb[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// phaseSegments splits a phase token into its letter prefix, its numbers and its letter suffix.
-func phaseSegments(s string) (prefix string, segs []uint64, suffix string) {
-	i := 0
-	for i < len(s) && (s[i] < '0' || s[i] > '9') {
-		i++
-	}
-	if i == len(s) {
-		return "", nil, ""
-	}
-	prefix, s = s[:i], s[i:]
-	if isLetterByte(s[len(s)-1]) {
-		s, suffix = s[:len(s)-1], s[len(s)-1:]
-	}
-	for _, p := range strings.Split(s, ".") {
-		p = strings.TrimLeft(p, "0")
-		if p == "" {
-			p = "0"
-		}
-		n, err := strconv.ParseUint(p, 10, 64)
-		if err != nil {
-			return "", nil, ""
-		}
-		segs = append(segs, n)
-	}
-	return prefix, segs, suffix
+	na, oka := phasenum.Parse(a)
+	nb, okb := phasenum.Parse(b)
+	return oka && okb && na.Equal(nb)
 }
 
 // ofCount finds " of N" right after position at in v: N and its byte span; n = -1 when absent.

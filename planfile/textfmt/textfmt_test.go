@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -113,6 +114,28 @@ func TestPadAndClipWidth(t *testing.T) {
 		}
 		if got := Width(ClipWidth(tc.s, tc.n)); got > tc.n {
 			t.Errorf("ClipWidth(%q, %d) takes %d columns", tc.s, tc.n, got)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		2 * time.Hour: "2h", 90 * time.Minute: "1h30m", 10 * time.Second: "10s", 1500 * time.Millisecond: "1.5s",
+		500 * time.Millisecond: "500ms", 72 * time.Hour: "72h", time.Hour + time.Second: "1h0m1s",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+		if back, err := time.ParseDuration(Duration(d)); err != nil || back != d {
+			t.Errorf("Duration(%v) = %q reads back as %v, %v", d, Duration(d), back, err)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		3*time.Hour + 27*time.Minute: "3h", 72*time.Hour + 5*time.Minute: "72h", 45*time.Minute + 30*time.Second: "45m",
+		45*time.Second + 300*time.Millisecond: "45s", 0: "0s", -time.Minute: "0s", 24 * time.Hour: "24h",
+	} {
+		if got := Elapsed(d); got != want {
+			t.Errorf("Elapsed(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
