@@ -85,7 +85,7 @@ func TestConfined(t *testing.T) {
 	}
 }
 
-// isEscape accepts os.Root's own escape error, for the fallback.
+// isEscape accepts os.Root's own escape error.
 func isEscape(err error) bool {
 	var pe *fs.PathError
 	return errors.As(err, &pe) && pe.Err.Error() == ErrEscapes.Error()
