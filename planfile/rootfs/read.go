@@ -132,14 +132,21 @@ func ReadDirNames(fsys fs.FS, name string) ([]string, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if rd, ok := f.(interface{ Readdirnames(int) ([]string, error) }); ok {
+		names, err := rd.Readdirnames(-1) // an os.File, from Open's FS
+		if err != nil {
+			// Only then is the type asked for: a listing of a file fails.
+			if fi, serr := f.Stat(); serr == nil && !fi.IsDir() {
+				return nil, notDir
+			}
+			return nil, relErr(name, err)
+		}
+		return names, nil
+	}
 	if fi, err := f.Stat(); err != nil {
 		return nil, relErr(name, err)
 	} else if !fi.IsDir() {
 		return nil, notDir
-	}
-	if rd, ok := f.(interface{ Readdirnames(int) ([]string, error) }); ok {
-		names, err := rd.Readdirnames(-1) // an os.File, from Open's FS
-		return names, relErr(name, err)
 	}
 	rd, ok := f.(fs.ReadDirFile)
 	if !ok {
