@@ -15,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ErrEscapes is the error for a path that would leave the directory (through "..", an absolute
@@ -27,7 +28,7 @@ func Open(dir string) (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rootFS{root: r, fsys: r.FS()}, nil
+	return &rootFS{root: r}, nil
 }
 
 // Close releases the directory descriptor behind an FS that Open returned; for another fs.FS
@@ -44,17 +45,23 @@ func Close(fsys fs.FS) error {
 // blocking: fs.ReadFile goes through Open.
 type rootFS struct {
 	root *os.Root
-	fsys fs.FS // root.FS(), for Stat
+	mu   sync.Mutex
+	dirs map[string]*os.Root // directories opened by dirRoot, by name
 }
 
-func (r *rootFS) Close() error { return r.root.Close() }
+func (r *rootFS) Close() error {
+	r.closeDirs()
+	return r.root.Close()
+}
 
 // Open opens name for reading, never waiting on a named pipe where the system has O_NONBLOCK.
 func (r *rootFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	f, err := r.root.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	f, err := inDir(r, name, func(d *os.Root, name string) (*os.File, error) {
+		return d.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	})
 	if err != nil {
 		return nil, escapeErr(err)
 	}
@@ -63,7 +70,10 @@ func (r *rootFS) Open(name string) (fs.File, error) {
 
 // Stat returns the file information of name, following a final symlink, without opening it.
 func (r *rootFS) Stat(name string) (fs.FileInfo, error) {
-	fi, err := fs.Stat(r.fsys, name)
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	fi, err := inDir(r, name, (*os.Root).Stat)
 	return fi, escapeErr(err)
 }
 
