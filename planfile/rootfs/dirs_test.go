@@ -90,3 +90,37 @@ func readThrough(fsys fs.FS, name string) (string, error) {
 	b, err := io.ReadAll(f)
 	return string(b), err
 }
+
+// Goroutines sharing one FS open its directories once between them (go test -race checks it).
+func TestDirRootsShared(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/b", "a/c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, d, "f"), []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(fsys)
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			d := []string{"a/b", "a/c"}[i%2]
+			b, err := ReadFile(fsys, d+"/f", 100)
+			if err == nil && string(b) != d {
+				err = errors.New("read " + string(b) + " from " + d)
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
