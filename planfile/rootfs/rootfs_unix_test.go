@@ -37,8 +37,52 @@ func TestStatFIFODoesNotBlock(t *testing.T) {
 	}
 }
 
+// Stat gives what os.Stat gives, and a directory entry's Info what os.Lstat gives, through the
+// directories Open's FS opens once.
+func TestStatAsOS(t *testing.T) {
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(root, "file"), []byte("twelve bytes"), 0o640))
+	must(os.Chmod(filepath.Join(root, "file"), 0o640|os.ModeSetuid|os.ModeSetgid))
+	must(os.Mkdir(filepath.Join(root, "dir"), 0o755))
+	must(os.Chmod(filepath.Join(root, "dir"), 0o755|os.ModeSticky))
+	must(syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600))
+	must(os.Symlink("file", filepath.Join(root, "link")))
+	fsys := openT(t, root)
+	for _, name := range []string{"file", "dir", "fifo", "link"} {
+		want, err := os.Stat(filepath.Join(root, name))
+		must(err)
+		got, err := fs.Stat(fsys, name)
+		must(err)
+		sameInfo(t, "Stat("+name+")", got, want)
+	}
+	ents, err := fs.ReadDir(fsys, ".")
+	must(err)
+	for _, e := range ents {
+		want, err := os.Lstat(filepath.Join(root, e.Name()))
+		must(err)
+		got, err := e.Info()
+		must(err)
+		sameInfo(t, "Info("+e.Name()+")", got, want)
+	}
+}
+
+func sameInfo(t *testing.T, what string, got, want fs.FileInfo) {
+	t.Helper()
+	if got.Name() != want.Name() || got.Size() != want.Size() || got.Mode() != want.Mode() ||
+		!got.ModTime().Equal(want.ModTime()) || got.IsDir() != want.IsDir() {
+		t.Errorf("%s = %s %d %v %v; os says %s %d %v %v", what,
+			got.Name(), got.Size(), got.Mode(), got.ModTime(), want.Name(), want.Size(), want.Mode(), want.ModTime())
+	}
+}
+
 // fs.ReadDir lists as os.ReadDir does (names, order, types), with the same error for a file.
-func TestLinuxReadDirAsOS(t *testing.T) {
+func TestReadDirAsOS(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"b-dir", "d-dir/sub"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
