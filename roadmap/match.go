@@ -1,117 +1,92 @@
 package roadmap
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Hand-written matchers for the few line shapes ROADMAP.md parsing needs. Compiling regular
-// expressions at package initialisation cost every gsd invocation a quarter of a millisecond;
-// these do the same matching without it (match_test.go checks them against the expressions).
+// The line shapes ROADMAP.md parsing needs, as regular expressions compiled on first use: a
+// package-level regexp.MustCompile would compile them in every gsd process as it starts,
+// whether or not it reads a roadmap.
+var (
+	checklistRe = &lazyRegexp{expr: `^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`}
+	headingRe   = &lazyRegexp{expr: `^\s{0,3}#{1,6}\s+(.*)$`}
+	parenRe     = &lazyRegexp{expr: `\(([^()]*)\)`}
+)
 
-func isReSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+// lazyRegexp is a regular expression compiled on first use, as Go's own internal/lazyregexp:
+// a variable of it is laid out by the linker, with no code run at start.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
 
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
+// matchChecklist matches a checklist item ("- [x] Phase 1: ..."), returning the box character
+// and the rest of the line.
+func matchChecklist(s string) (box, rest string, ok bool) {
+	m := checklistRe.get().FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// matchHeading matches a Markdown heading, returning its text.
+func matchHeading(s string) (string, bool) {
+	m := headingRe.get().FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// phaseWordEnd returns the offset just past a leading "Phase " (after any symbols or markup
+// before it, such as "✅ **"), or -1: where `^[^\pL\pN]*(?i:phase)\s+` ends. Not a regular
+// expression: compiling that one's Unicode classes took 0.1 ms, 5% of a gsd hydrate (every
+// hydrate reads the roadmap); match_test.go holds this to the expression.
+func phaseWordEnd(s string) int {
+	t := strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	n := 0 // the bytes of t's first five runes ("PHAſE" too: ſ folds to s, as in the expression)
+	for range 5 {
+		if n == len(t) {
+			return -1
+		}
+		_, size := utf8.DecodeRuneInString(t[n:])
+		n += size
+	}
+	if !strings.EqualFold(t[:n], "phase") {
+		return -1
+	}
+	rest := t[n:]
+	after := strings.TrimLeft(rest, " \t\n\f\r")
+	if len(after) == len(rest) {
+		return -1
+	}
+	return len(s) - len(after)
+}
+
+// parenGroups returns the contents of every innermost `(...)` group, left to right.
+func parenGroups(s string) []string {
+	var out []string
+	for _, m := range parenRe.get().FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// skipSpace skips the white space of `\s` from i.
 func skipSpace(s string, i int) int {
-	for i < len(s) && isReSpace(s[i]) {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
 		i++
 	}
 	return i
-}
-
-// matchChecklist matches `^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`, returning the box
-// character and the rest of the line.
-func matchChecklist(s string) (box, rest string, ok bool) {
-	i := skipSpace(s, 0)
-	switch {
-	case i < len(s) && (s[i] == '-' || s[i] == '*' || s[i] == '+'):
-		i++
-	case i < len(s) && s[i] >= '0' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i >= len(s) || (s[i] != '.' && s[i] != ')') {
-			return "", "", false
-		}
-		i++
-	default:
-		return "", "", false
-	}
-	j := skipSpace(s, i)
-	if j == i || j+3 > len(s) || s[j] != '[' || s[j+2] != ']' {
-		return "", "", false
-	}
-	if c := s[j+1]; c != ' ' && c != 'x' && c != 'X' {
-		return "", "", false
-	}
-	k := skipSpace(s, j+3)
-	if k == j+3 || strings.ContainsRune(s[k:], '\n') {
-		return "", "", false
-	}
-	return s[j+1 : j+2], s[k:], true
-}
-
-// matchHeading matches `^\s{0,3}#{1,6}\s+(.*)$`, returning the heading text.
-func matchHeading(s string) (string, bool) {
-	i := 0
-	for i < len(s) && i < 3 && isReSpace(s[i]) {
-		i++
-	}
-	h := i
-	for i < len(s) && s[i] == '#' {
-		i++
-	}
-	if n := i - h; n < 1 || n > 6 {
-		return "", false
-	}
-	j := skipSpace(s, i)
-	if j == i || strings.ContainsRune(s[j:], '\n') {
-		return "", false
-	}
-	return s[j:], true
-}
-
-// phaseWordEnd matches `^[^\pL\pN]*(?i:phase)\s+` and returns the offset just past it, or -1.
-func phaseWordEnd(s string) int {
-	i := 0
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsLetter(r) || unicode.IsNumber(r) {
-			break
-		}
-		i += size
-	}
-	if len(s)-i < len("phase") || !strings.EqualFold(s[i:i+len("phase")], "phase") {
-		return -1
-	}
-	i += len("phase")
-	j := skipSpace(s, i)
-	if j == i {
-		return -1
-	}
-	return j
-}
-
-// parenGroups returns the contents of every innermost `(...)` group, left to right, as
-// `\(([^()]*)\)` finds them.
-func parenGroups(s string) []string {
-	var out []string
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '(')
-		if j < 0 {
-			break
-		}
-		start := i + j + 1
-		k := strings.IndexAny(s[start:], "()")
-		if k < 0 {
-			break
-		}
-		if s[start+k] == '(' {
-			i = start + k
-			continue
-		}
-		out = append(out, s[start:start+k])
-		i = start + k + 1
-	}
-	return out
 }

@@ -18,11 +18,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
-	"github.com/gsd-tools/gsd/planfile/jsonlite"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -155,7 +153,6 @@ func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.M
 func Parse(data []byte) ([]Event, []Problem) {
 	evs := make([]Event, 0, bytes.Count(data, []byte{'\n'})+1)
 	var probs []Problem
-	in := interner{}
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -171,7 +168,7 @@ func Parse(data []byte) ([]Event, []Problem) {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		ev, err := parseLineIn(l, in)
+		ev, err := parseLine(l)
 		if err != nil {
 			msg := err.Error()
 			if torn {
@@ -187,21 +184,18 @@ func Parse(data []byte) ([]Event, []Problem) {
 	return evs, probs
 }
 
-func parseLine(l []byte) (Event, error) { return parseLineIn(l, nil) }
-
-func parseLineIn(l []byte, in interner) (Event, error) {
+// parseLine reads one line as an event, encoding/json's way: Event's struct tags are the one
+// definition of the format.
+func parseLine(l []byte) (Event, error) {
 	if len(l) > MaxLine {
 		return Event{}, fmt.Errorf("a line of %d bytes, over the %d a journal line may hold", len(l), MaxLine)
 	}
 	if t := bytes.TrimLeft(l, " \t"); len(t) == 0 || t[0] != '{' {
 		return Event{}, errors.New("not a journal event")
 	}
-	ev, ok := fastParseIn(l, in)
-	if !ok {
-		ev = Event{}
-		if err := json.Unmarshal(l, &ev); err != nil {
-			return ev, errors.New("not a journal event")
-		}
+	var ev Event
+	if err := json.Unmarshal(l, &ev); err != nil {
+		return Event{}, errors.New("not a journal event")
 	}
 	switch {
 	case ev.SchemaVersion != SchemaVersion:
@@ -257,73 +251,20 @@ func link(evs []Event) {
 	}
 }
 
-// Encode renders ev as one journal line, newline included: what encoding/json writes for it
-// (without HTML escaping), written directly, since every mark and every hook writes one and
-// encoding/json's first use of a type in a process builds its codec by reflection (FuzzEncode
-// holds the two to the same bytes).
+// Encode renders ev as one journal line, newline included: encoding/json's encoding of ev with
+// the schema version set and the time in UTC, without HTML escaping (a task named "<b>" is
+// written as it is).
 func Encode(ev Event) ([]byte, error) {
-	t, err := ev.Time.UTC().MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("json: error calling MarshalJSON for type time.Time: %w", err)
+	ev.SchemaVersion = SchemaVersion
+	ev.Time = ev.Time.UTC()
+	var b bytes.Buffer
+	b.Grow(192 + len(ev.Session) + len(ev.Note) + 32*len(ev.Carried))
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ev); err != nil {
+		return nil, err
 	}
-	b := make([]byte, 0, 192+len(ev.Session)+len(ev.Note)+32*len(ev.Carried))
-	b = append(b, `{"schemaVersion":`...)
-	b = strconv.AppendInt(b, SchemaVersion, 10)
-	b = intField(b, "seq", ev.Seq, false)
-	b = field(b, "prev", ev.Prev, true)
-	b = append(b, `,"time":`...)
-	b = append(b, t...)
-	b = field(b, "type", ev.Type, false)
-	b = field(b, "source", ev.Source, true)
-	b = field(b, "instance", ev.Instance, true)
-	b = intField(b, "task", int64(ev.Task), true)
-	b = field(b, "name", ev.Name, true)
-	b = field(b, "old", ev.Old, true)
-	b = field(b, "new", ev.New, true)
-	b = field(b, "plan", ev.Plan, true)
-	b = field(b, "snapshot", ev.Snapshot, true)
-	if len(ev.Carried) > 0 {
-		b = append(b, `,"carried":[`...)
-		for i, c := range ev.Carried {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"task":`...)
-			b = strconv.AppendInt(b, int64(c.Task), 10)
-			b = field(b, "name", c.Name, false)
-			b = intField(b, "from", int64(c.From), true)
-			b = field(b, "status", c.Status, true)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	b = field(b, "note", ev.Note, true)
-	b = intField(b, "size", int64(ev.Size), true)
-	b = field(b, "sha256", ev.SHA256, false)
-	b = field(b, "session", ev.Session, true)
-	return append(b, "}\n"...), nil
-}
-
-// field appends `,"key":"value"` to b, nothing for an empty value when omitEmpty.
-func field(b []byte, key, value string, omitEmpty bool) []byte {
-	if omitEmpty && value == "" {
-		return b
-	}
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return jsonlite.AppendString(b, value, false)
-}
-
-// intField appends `,"key":n` to b, nothing for 0 when omitEmpty.
-func intField(b []byte, key string, n int64, omitEmpty bool) []byte {
-	if omitEmpty && n == 0 {
-		return b
-	}
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendInt(b, n, 10)
+	return b.Bytes(), nil
 }
 
 // FileTypeError says the journal path is not a regular file: it is never opened then (opening a

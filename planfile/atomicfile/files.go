@@ -15,20 +15,7 @@ import (
 // limit bytes. A FIFO, device or directory is refused without being read: opening never blocks
 // and /dev/zero is never read until memory runs out. A missing file gives an error wrapping
 // fs.ErrNotExist.
-func ReadFile(name string, limit int64) ([]byte, error) { return readRegular(name, limit) }
-
-// tooLarge is ReadFile's error for a file over its limit.
-func tooLarge(name string, limit int64) error {
-	return fmt.Errorf("%s: larger than the %d bytes gsd reads", name, limit)
-}
-
-// notRegular is ReadFile's error for anything but a regular file.
-func notRegular(name string, m fs.FileMode) error {
-	return fmt.Errorf("%s: not a regular file (%s)", name, typeName(m))
-}
-
-// readPortable is ReadFile through package os.
-func readPortable(name string, limit int64) ([]byte, error) {
+func ReadFile(name string, limit int64) ([]byte, error) {
 	f, err := openNoBlock(name)
 	if err != nil {
 		return nil, err
@@ -52,6 +39,16 @@ func readPortable(name string, limit int64) ([]byte, error) {
 		return nil, tooLarge(name, limit)
 	}
 	return data, nil
+}
+
+// tooLarge is ReadFile's error for a file over its limit.
+func tooLarge(name string, limit int64) error {
+	return fmt.Errorf("%s: larger than the %d bytes gsd reads", name, limit)
+}
+
+// notRegular is ReadFile's error for anything but a regular file.
+func notRegular(name string, m fs.FileMode) error {
+	return fmt.Errorf("%s: not a regular file (%s)", name, typeName(m))
 }
 
 // typeName names a file type for messages: "directory", "named pipe", "device".

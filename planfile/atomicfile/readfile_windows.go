@@ -9,6 +9,3 @@ import (
 func Open(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag, perm)
 }
-
-// readRegular is ReadFile through package os.
-func readRegular(name string, limit int64) ([]byte, error) { return readPortable(name, limit) }

@@ -24,20 +24,10 @@ func (e *NotRegularError) Error() string {
 	return "not a regular file (" + e.Type.String() + ")"
 }
 
-// fileReader is an FS that reads files itself (the openat2 FS).
-type fileReader interface {
-	readFile(name string, limit int64) ([]byte, error)
-}
-
-// dirNamesReader is an FS that lists directories itself (the openat2 FS).
-type dirNamesReader interface {
-	readDirNames(name string) ([]string, error)
-}
-
 // ReadFile reads the regular file name, of at most limit bytes. It reads nothing else: a named
-// pipe, a socket or a device is refused by its type. On the openat2 FS that takes one open (a
-// non-blocking one, so that a named pipe cannot hold it up) and an fstat; through any other FS,
-// a Stat before the open.
+// pipe, a socket or a device is refused by its type. Through Open's FS that is one open (a
+// non-blocking one, so that a named pipe cannot hold it up: see openFlags) and an fstat of the
+// opened file; through any other FS, whose Open may block, a Stat comes before the open.
 //
 // A failure to open or stat name is returned as the FS reports it: errors.Is(err,
 // fs.ErrNotExist) for a missing file, errors.Is(err, ErrEscapes) for a symlink leading outside.
@@ -46,31 +36,43 @@ type dirNamesReader interface {
 // reports it).
 func ReadFile(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	limit = min(limit, math.MaxInt-1)
-	if r, ok := fsys.(fileReader); ok {
-		return r.readFile(name, limit)
-	}
-	return readFileFS(fsys, name, limit)
-}
-
-// readFileFS is ReadFile through fsys.Open. Only a Stat first keeps it from opening a named
-// pipe, which would block until someone wrote to it.
-func readFileFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		return nil, readErr(name, &NotRegularError{Type: fi.Mode().Type()})
-	}
-	f, err := fsys.Open(name)
+	f, err := open(fsys, name)
 	if err != nil {
-		return nil, escapeErr(err)
+		return nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, relErr(name, err)
 	}
 	if err := checkRegular(name, fi.Mode(), fi.Size(), limit); err != nil {
 		return nil, err
 	}
 	return readAll(name, f, fi.Size(), limit)
+}
+
+// open opens name without blocking on a named pipe: through Open's FS, whose opens do not
+// block; through another, only after a Stat has refused what is neither a regular file nor a
+// directory (which leaves a race with a rename, for FSs that only tests use).
+func open(fsys fs.FS, name string) (fs.File, error) {
+	r, ok := fsys.(*rootFS)
+	if !ok {
+		if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, readErr(name, &NotRegularError{Type: fi.Mode().Type()})
+		}
+		f, err := fsys.Open(name)
+		return f, escapeErr(err)
+	}
+	f, err := r.Open(name)
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrEscapes) {
+		return f, err
+	}
+	// A socket (ENXIO) or a device whose driver refused is named by its type, as it would be
+	// once opened.
+	if fi, serr := r.Stat(name); serr == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, readErr(name, &NotRegularError{Type: fi.Mode().Type()})
+	}
+	return nil, err
 }
 
 // checkRegular refuses, by its mode and size, a file ReadFile would not read.
@@ -103,10 +105,11 @@ func readAll(name string, r io.Reader, size, limit int64) ([]byte, error) {
 			return b, nil
 		}
 		if err != nil {
-			if _, ok := err.(*fs.PathError); !ok {
-				err = readErr(name, err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // os.File names the file by its path joined to the root's
 			}
-			return nil, err
+			return nil, readErr(name, err)
 		}
 	}
 }
@@ -115,40 +118,35 @@ func readErr(name string, err error) error {
 	return &fs.PathError{Op: "read", Path: name, Err: err}
 }
 
-// escapeErr gives os.Root's escape error (an error of its own, with ErrEscapes's text) as
-// ErrEscapes, so that callers test for one error.
-func escapeErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Err != nil && pe.Err != ErrEscapes && pe.Err.Error() == ErrEscapes.Error() {
-		return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: ErrEscapes}
-	}
-	return err
-}
-
 // ReadDirNames lists the names in directory name, in no particular order, without the lstat of
 // every entry that fs.ReadDir does through an os.Root. A name that is not a directory gives an
 // error with errors.Is(err, ErrNotDir); a missing one, fs.ErrNotExist.
 func ReadDirNames(fsys fs.FS, name string) ([]string, error) {
-	if r, ok := fsys.(dirNamesReader); ok {
-		return r.readDirNames(name)
-	}
-	return readDirNamesFS(fsys, name)
-}
-
-// readDirNamesFS is ReadDirNames through fsys.Open: Readdirnames when the file has it (an
-// os.File, from os.Root), else ReadDir. A Stat first keeps it from opening a named pipe.
-func readDirNamesFS(fsys fs.FS, name string) ([]string, error) {
 	notDir := &fs.PathError{Op: "readdirent", Path: name, Err: ErrNotDir}
-	if fi, err := fs.Stat(fsys, name); err == nil && !fi.IsDir() {
+	f, err := open(fsys, name)
+	var nr *NotRegularError
+	if errors.As(err, &nr) {
 		return nil, notDir
 	}
-	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, escapeErr(err)
+		return nil, err
 	}
 	defer f.Close()
 	if rd, ok := f.(interface{ Readdirnames(int) ([]string, error) }); ok {
-		return rd.Readdirnames(-1)
+		names, err := rd.Readdirnames(-1) // an os.File, from Open's FS
+		if err != nil {
+			// Only then is the type asked for: a listing of a file fails.
+			if fi, serr := f.Stat(); serr == nil && !fi.IsDir() {
+				return nil, notDir
+			}
+			return nil, relErr(name, err)
+		}
+		return names, nil
+	}
+	if fi, err := f.Stat(); err != nil {
+		return nil, relErr(name, err)
+	} else if !fi.IsDir() {
+		return nil, notDir
 	}
 	rd, ok := f.(fs.ReadDirFile)
 	if !ok {
@@ -156,7 +154,7 @@ func readDirNamesFS(fsys fs.FS, name string) ([]string, error) {
 	}
 	ents, err := rd.ReadDir(-1)
 	if err != nil {
-		return nil, err
+		return nil, relErr(name, err)
 	}
 	names := make([]string, len(ents))
 	for i, e := range ents {

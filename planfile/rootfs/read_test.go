@@ -39,8 +39,8 @@ func readFixture(t *testing.T) string {
 	return root
 }
 
-// fsysOf are the file systems ReadFile reads through: Open's (openat2 on Linux), os.Root's (the
-// fallback, and other systems') and os.DirFS (any fs.FS; it does not confine).
+// fsysOf are the file systems ReadFile reads through: Open's (os.Root's, its files opened
+// non-blocking), os.Root's own and os.DirFS (any fs.FS: a Stat first; os.DirFS does not confine).
 func fsysOf(t *testing.T, root string) map[string]fs.FS {
 	t.Helper()
 	opened, err := Open(root)
@@ -130,8 +130,8 @@ func TestReadAllGrown(t *testing.T) {
 func TestReadDirNames(t *testing.T) {
 	root := t.TempDir()
 	for i := range 3000 {
-		// Names of every length, so that records straddle getdents64's buffers: some 170 KB of
-		// records, the first 8 KiB buffer and then several of the large one.
+		// Names of every length, so that records straddle getdents64's buffers (some 170 KB of
+		// records).
 		name := fmt.Sprintf("%04d-%s", i, strings.Repeat("n", i%60))
 		if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
 			t.Fatal(err)

@@ -84,9 +84,3 @@ func TestConfined(t *testing.T) {
 		t.Errorf("Readdirnames = %v, %v", names, err)
 	}
 }
-
-// isEscape accepts os.Root's own escape error, for the fallback.
-func isEscape(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && pe.Err.Error() == ErrEscapes.Error()
-}

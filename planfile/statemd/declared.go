@@ -220,7 +220,7 @@ func phaseSaysComplete(rest string) bool {
 
 // paused returns a value's wording from "paused" on, without trailing punctuation.
 func paused(v string) string {
-	i := indexWordFold(v, "paused")
+	i := indexPaused(v)
 	if i < 0 {
 		return ""
 	}

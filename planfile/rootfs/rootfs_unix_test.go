@@ -1,3 +1,5 @@
+//go:build unix
+
 package rootfs
 
 import (
@@ -8,27 +10,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
-
-// On Linux the project is read through openat2 whenever the kernel has it; the tests above then
-// cover that implementation (and the os.Root fallback elsewhere).
-func TestLinuxUsesOpenat2(t *testing.T) {
-	dir := t.TempDir()
-	fd, err := unix.Openat2(unix.AT_FDCWD, dir, &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC})
-	kernelHas := err == nil
-	if kernelHas {
-		unix.Close(fd)
-	}
-	fsys, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, used := fsys.(*beneath); used != kernelHas {
-		t.Errorf("openat2 available: %v, but Open returned %T", kernelHas, fsys)
-	}
-}
 
 // A FIFO is seen by Stat without blocking, so that readers can refuse it before opening it.
 func TestStatFIFODoesNotBlock(t *testing.T) {
@@ -55,9 +37,9 @@ func TestStatFIFODoesNotBlock(t *testing.T) {
 	}
 }
 
-// Stat gives what os.Stat gives, and a directory entry's Info what os.Lstat gives, without an
-// os.File.
-func TestLinuxStatAsOS(t *testing.T) {
+// Stat gives what os.Stat gives, and a directory entry's Info what os.Lstat gives, through the
+// directories Open's FS opens once.
+func TestStatAsOS(t *testing.T) {
 	root := t.TempDir()
 	must := func(err error) {
 		t.Helper()
@@ -71,7 +53,7 @@ func TestLinuxStatAsOS(t *testing.T) {
 	must(os.Chmod(filepath.Join(root, "dir"), 0o755|os.ModeSticky))
 	must(syscall.Mkfifo(filepath.Join(root, "fifo"), 0o600))
 	must(os.Symlink("file", filepath.Join(root, "link")))
-	fsys := openBeneathT(t, root)
+	fsys := openT(t, root)
 	for _, name := range []string{"file", "dir", "fifo", "link"} {
 		want, err := os.Stat(filepath.Join(root, name))
 		must(err)
@@ -100,7 +82,7 @@ func sameInfo(t *testing.T, what string, got, want fs.FileInfo) {
 }
 
 // fs.ReadDir lists as os.ReadDir does (names, order, types), with the same error for a file.
-func TestLinuxReadDirAsOS(t *testing.T) {
+func TestReadDirAsOS(t *testing.T) {
 	root := t.TempDir()
 	for _, d := range []string{"b-dir", "d-dir/sub"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
@@ -116,7 +98,7 @@ func TestLinuxReadDirAsOS(t *testing.T) {
 	if err := os.Symlink("b-dir", filepath.Join(root, "e-link")); err != nil {
 		t.Fatal(err)
 	}
-	fsys := openBeneathT(t, root)
+	fsys := openT(t, root)
 	want, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -139,19 +121,42 @@ func TestLinuxReadDirAsOS(t *testing.T) {
 	}
 }
 
-// openBeneathT is Open's openat2 FS, closed when the test ends; the test is skipped on a kernel
-// without openat2.
-func openBeneathT(t *testing.T, root string) *beneath {
+// Nothing opened through Open's FS waits on a named pipe: not an Open, not a listing of one.
+func TestOpenFIFODoesNotBlock(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := openT(t, root)
+	done := make(chan error, 2)
+	go func() {
+		f, err := fsys.Open("fifo")
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+		_, err = fs.ReadDir(fsys, "fifo")
+		done <- err
+	}()
+	for _, what := range []string{"Open(fifo)", "ReadDir(fifo)"} {
+		select {
+		case err := <-done:
+			if what == "ReadDir(fifo)" && err == nil {
+				t.Errorf("%s listed a named pipe", what)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s blocked", what)
+		}
+	}
+}
+
+// openT is Open's FS, closed when the test ends.
+func openT(t *testing.T, root string) fs.FS {
 	t.Helper()
 	fsys, err := Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, ok := fsys.(*beneath)
-	if !ok {
-		Close(fsys)
-		t.Skip("no openat2 on this kernel")
-	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	t.Cleanup(func() { Close(fsys) })
+	return fsys
 }
