@@ -19,7 +19,6 @@ import (
 // match an earlier event's is taken as breaking it.
 func Stream(r io.Reader, fn func(Event) error) (linear bool, probs []Problem, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	in := interner{}
 	var buf []byte
 	line := 0
 	var prevID string
@@ -43,7 +42,7 @@ func Stream(r io.Reader, fn func(Event) error) (linear bool, probs []Problem, er
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		ev, perr := parseLineIn(l, in)
+		ev, perr := parseLine(l)
 		if perr != nil {
 			probs = append(probs, Problem{Line: line, Message: tornMsg(torn, perr.Error())})
 			continue
