@@ -14,8 +14,8 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
-	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/roadmap"
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
 // Position is where the project stands, derived from ROADMAP.md and the disk: the spec's
