@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"github.com/gsd-tools/gsd/cmd"
+	"github.com/gsd-tools/gsd/cmd/mcp"
 	"github.com/gsd-tools/gsd/hydrate/hook"
-	"github.com/gsd-tools/gsd/hydrate/mcp"
 )
 
 // hostileContent puts content where gsd reads it, chosen by where: a task's status in the

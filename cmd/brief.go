@@ -207,7 +207,7 @@ func taskList(ts []hydrate.Task) string {
 // fenceFor is a code fence longer than any backtick run in the fields, so that a plan's own
 // fenced code stays inside it.
 // writeElements writes a <task> element's children and its end tag (the start tag is written).
-func writeElements(p func(string, ...any), r *hydrate.ResumeTask) {
+func writeElements(p func(string, ...any), r *hydrate.ResumePoint) {
 	for i := range r.Fields {
 		f := &r.Fields[i]
 		switch {
@@ -229,7 +229,7 @@ func writeElements(p func(string, ...any), r *hydrate.ResumeTask) {
 }
 
 // writeSection writes the text under a Markdown task section's heading (the heading is written).
-func writeSection(p func(string, ...any), r *hydrate.ResumeTask) {
+func writeSection(p func(string, ...any), r *hydrate.ResumePoint) {
 	for i := range r.Fields {
 		f := &r.Fields[i]
 		if f.Text != "" {

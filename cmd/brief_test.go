@@ -25,7 +25,7 @@ func TestBriefSize(t *testing.T) {
 		Objective: &hydrate.Excerpt{Name: "objective", Text: strings.Repeat("x", 900)},
 		Counts:    planfile.Counts{Complete: 24, Pending: 1, Total: 25},
 		Completed: tasks[:12], Remaining: tasks[12:],
-		Resume: &hydrate.ResumeTask{Task: hydrate.Task{Number: 25, Name: "Task 25"}, Fields: []hydrate.Excerpt{
+		Resume: &hydrate.ResumePoint{Task: hydrate.Task{Number: 25, Name: "Task 25"}, Fields: []hydrate.Excerpt{
 			{Name: "action", Text: strings.Repeat("do this\n", 500)[:4000], Rest: 900, File: "f"},
 		}},
 		Warnings: warnings,

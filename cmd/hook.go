@@ -104,7 +104,7 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 	} else {
 		context = hook.ClipContext(renderBrief(env.Brief(res), in.Source))
 		if res.Exists { // a session exists: the rehydration is journaled
-			if _, err := env.Rehydrated(in.Source, len(context)); err != nil {
+			if _, err := env.Attach(in.Source, len(context)); err != nil {
 				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))
 			}
 		}

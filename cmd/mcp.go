@@ -3,8 +3,8 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/mcp"
 	"github.com/gsd-tools/gsd/hydrate"
-	"github.com/gsd-tools/gsd/hydrate/mcp"
 )
 
 func (a *app) newMCPCmd() *cobra.Command {

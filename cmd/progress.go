@@ -158,7 +158,7 @@ type progressReportJSON struct {
 	Quick         progressQuickJSON        `json:"quick"`
 	Phases        []progressPhaseJSON      `json:"phases"`
 	Sessions      []hydrate.SessionSummary `json:"sessions"` // as gsd sessions --json has them
-	State         *hydrate.StatePosition   `json:"state"`
+	State         *hydrate.StateReport     `json:"state"`
 	Problems      []roadmap.Problem        `json:"problems"`
 }
 

@@ -37,7 +37,7 @@ active is refused, with why, unless --force.`,
 				return err
 			}
 			host, _ := os.Hostname()
-			res, err := env.ResumeWith(args[0], hydrate.ResumeOptions{Force: force, Host: host})
+			res, err := env.TakeOverWith(args[0], hydrate.TakeOverOptions{Force: force, Host: host})
 			if err != nil {
 				return err
 			}
@@ -72,6 +72,6 @@ type resumeReport struct {
 }
 
 // resumeJSON is gsd resume --json (and MCP's session_resume).
-func resumeJSON(res *hydrate.ResumeResult) resumeReport {
+func resumeJSON(res *hydrate.TakeOverResult) resumeReport {
 	return resumeReport{SchemaVersion, res.From, res.Plan, optString(res.Archived), !res.Identical, jsonTasks(res.Session.Tasks), optInt(res.Session.ResumeTask)}
 }

@@ -40,7 +40,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 				return err
 			}
 			var (
-				sp      *hydrate.StatePosition
+				sp      *hydrate.StateReport
 				written bool
 				diff    []byte
 			)
@@ -58,7 +58,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 			if a.json {
 				err = a.printJSON(struct {
 					SchemaVersion int `json:"schemaVersion"`
-					*hydrate.StatePosition
+					*hydrate.StateReport
 					Written bool    `json:"written"`
 					Diff    *string `json:"diff"` // --dry-run's diff; null otherwise, or when nothing would change
 				}{SchemaVersion, sp, written, optString(string(diff))})
@@ -80,7 +80,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 	return c
 }
 
-func (a *app) printStateDiff(sp *hydrate.StatePosition, diff []byte) {
+func (a *app) printStateDiff(sp *hydrate.StateReport, diff []byte) {
 	if len(diff) == 0 {
 		printf(a.stdout, "%s: already up to date\n", sp.Path)
 		return
@@ -114,7 +114,7 @@ func printableDiff(diff []byte) []byte {
 	return out
 }
 
-func (a *app) printState(sp *hydrate.StatePosition, write, written bool) {
+func (a *app) printState(sp *hydrate.StateReport, write, written bool) {
 	w := a.stdout
 	phase, plan, status, progress := sp.Position.Lines()
 	for _, l := range []string{phase, plan, status, progress} {

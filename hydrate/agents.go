@@ -11,10 +11,11 @@ import (
 // Each is a no-op without a session: a hook never bootstraps one. They write nothing but the
 // journal and, for PreCompact, a snapshot.
 
-// Rehydrated journals that an agent instance took the user's session up (a SessionStart, an MCP
-// session_rehydrate), with its source and the bytes of context it was given. ok is false when
-// there is no session, and nothing was written.
-func (e *Env) Rehydrated(source string, size int) (ok bool, err error) {
+// Attach journals that an agent instance took the user's session up (a SessionStart, an MCP
+// session_rehydrate), with its source and the bytes of context it was given: the journal's
+// "rehydrated" event, the counterpart of Detach. ok is false when there is no session, and
+// nothing was written.
+func (e *Env) Attach(source string, size int) (ok bool, err error) {
 	err = e.withLock(func() error {
 		src, exists, err := e.currentSession()
 		if err != nil || !exists {

@@ -23,7 +23,7 @@ type Brief struct {
 	Objective      *Excerpt        `json:"objective"`
 	Counts         planfile.Counts `json:"counts"`
 	Completed      []Task          `json:"completed"`
-	Resume         *ResumeTask     `json:"resume"`
+	Resume         *ResumePoint    `json:"resume"`
 	Remaining      []Task          `json:"remaining"`
 	Omitted        int             `json:"omitted"` // tasks left out of Completed and Remaining
 	StaleReasons   []string        `json:"staleReasons"`
@@ -39,8 +39,9 @@ type Brief struct {
 	Next    []Step  `json:"next"`
 }
 
-// ResumeTask is the task to resume, with its child elements as written.
-type ResumeTask struct {
+// ResumePoint is the task a brief resumes at (the session's ResumeTask, as resumePoint finds
+// it), with its child elements as written.
+type ResumePoint struct {
 	Task
 	Interrupted bool      `json:"interrupted"` // it was in progress: re-execute it from its start
 	Checkpoint  bool      `json:"checkpoint"`  // a checkpoint:* task: the human must answer
@@ -164,7 +165,7 @@ func (b *Brief) tasks(s *Session) {
 		return
 	}
 	pt := &s.file.Tasks[s.ResumeTask-1]
-	rt := &ResumeTask{
+	rt := &ResumePoint{
 		Task:        s.Tasks[s.ResumeTask-1],
 		Interrupted: s.Interrupted,
 		Checkpoint:  strings.HasPrefix(pt.Type(), "checkpoint"),

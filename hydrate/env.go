@@ -1,12 +1,3 @@
-// Package hydrate owns gsd's use cases on a user's session and the project around it: hydrate
-// (find the session, validate it, check it for staleness, find the resume point, bootstrap a
-// fresh one), start, mark, check, archive, brief, progress and state.
-//
-// Everything a use case depends on is an input: the directory it starts from, the user's
-// identity sources, the clock and the lock timeout. It reads the project through an fs.FS rooted
-// at the project root (so a path in a file cannot lead outside it). It writes, atomically and
-// under the project's session lock, the user's session directory (the session file and its
-// archives) and, only when asked (--sync-state), STATE.md's Current Position.
 package hydrate
 
 import (

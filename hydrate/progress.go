@@ -17,7 +17,7 @@ import (
 type ProgressReport struct {
 	*roadmap.Project
 	Sessions  []SessionSummary // this checkout's (gsd sessions adds the teammates' gsd sync fetched)
-	StateFile *StatePosition   // what STATE.md says against the derived position; nil without STATE.md
+	StateFile *StateReport     // what STATE.md says against the derived position; nil without STATE.md
 	Trackable *bool            // whether the active plan has tasks gsd can track (elements or sections); nil without one
 	PlanFiles int              // every plan file of the tree (all milestones and workstreams)
 	PlansDone int              // of those, the ones with their SUMMARY
@@ -107,7 +107,7 @@ func (e *Env) Progress() (*ProgressReport, error) {
 	if r.Sessions, err = e.sessions(&proj.Problems); err != nil {
 		return nil, err
 	}
-	st := e.statePosition(proj, proj.Position.State) // as the position read it: not read again
+	st := e.stateReport(proj, proj.Position.State) // as the position read it: not read again
 	r.StateFile = st
 	if st != nil && st.Exists && !st.Agrees {
 		for _, d := range st.Differences {

@@ -83,8 +83,10 @@ type ContextEvent struct {
 	Instance  string `json:"instance,omitempty"`
 }
 
-// Rehydrate reads the user's session (or one of its snapshots) into the seed's context and, when
-// a session exists, journals that the instance took it up. It never bootstraps a session.
+// Rehydrate is the seed's session.rehydrate (the MCP session_rehydrate): it reads the user's
+// session (or one of its snapshots) into the seed's context and, when a session exists, journals
+// that the instance took it up (Attach). Unlike Hydrate, which runs the spec's hydration and may
+// bootstrap, it only reads: it never bootstraps a session.
 func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	res := &RehydrateResult{SessionID: e.User.User, InstanceID: req.Instance}
 	res.Context.LastTasks, res.Context.ActiveTodos = []ContextTask{}, []ContextTodo{}
@@ -168,7 +170,7 @@ func (e *Env) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	if req.SnapshotID != "" {
 		src += " from " + req.SnapshotID
 	}
-	ok, err := e.Rehydrated(src, 0)
+	ok, err := e.Attach(src, 0)
 	if err != nil {
 		return nil, err
 	}

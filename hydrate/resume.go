@@ -19,8 +19,8 @@ import (
 // KindPreResume is the snapshot of the session a resume replaced; gsd never deletes it.
 const KindPreResume = "pre-resume"
 
-// ResumeResult is what Resume did.
-type ResumeResult struct {
+// TakeOverResult is what TakeOver did.
+type TakeOverResult struct {
 	From      string   // the teammate whose session was copied
 	Plan      string   // its plan
 	Archived  string   // the snapshot id the replaced session was kept as ("" when there was none)
@@ -32,24 +32,27 @@ type ResumeResult struct {
 // as it is.
 func isUserDirName(s string) bool { return s != "" && identity.Sanitize(s) == s }
 
-// ResumeOptions are gsd resume's inputs beyond whose session to take.
-type ResumeOptions struct {
+// TakeOverOptions are gsd resume's inputs beyond whose session to take.
+type TakeOverOptions struct {
 	Force bool   // take a fetched session over even when it is active
 	Host  string // this machine's name, for the handover record a sync publishes
 }
 
-// Resume takes a teammate's session over: their session file is copied into the user's (the
-// header naming the user), the user's own session kept first as a pre-resume snapshot. Both
-// journals record it: a resume event in the user's, a handed-over event in the teammate's. The
-// teammate's session itself is left as it is.
-func (e *Env) Resume(from string) (*ResumeResult, error) { return e.ResumeWith(from, ResumeOptions{}) }
+// TakeOver takes a teammate's session over (gsd resume, the MCP session_resume; named for what
+// it does, since a session also resumes at its own resume point): their session file is copied
+// into the user's (the header naming the user), the user's own session kept first as a
+// pre-resume snapshot. Both journals record it: a resume event in the user's, a handed-over event
+// in the teammate's. The teammate's session itself is left as it is.
+func (e *Env) TakeOver(from string) (*TakeOverResult, error) {
+	return e.TakeOverWith(from, TakeOverOptions{})
+}
 
-// ResumeWith is Resume, also of a session gsd sync fetched ("USER@REMOTE", or USER when this
+// TakeOverWith is TakeOver, also of a session gsd sync fetched ("USER@REMOTE", or USER when this
 // checkout has no session of theirs): the teammate's journal is on another machine, so the
 // handover is recorded in the user's (resume "from USER@REMOTE on HOST"), which the next sync
 // publishes for the teammate to see. A fetched session that is active is refused unless
 // opt.Force.
-func (e *Env) ResumeWith(from string, opt ResumeOptions) (*ResumeResult, error) {
+func (e *Env) TakeOverWith(from string, opt TakeOverOptions) (*TakeOverResult, error) {
 	user, remote, fromRemote := strings.Cut(from, "@")
 	if !isUserDirName(user) || fromRemote && teamsync.CheckRemote(remote) != nil {
 		return nil, &ArgError{Err: fmt.Errorf("%s is not a user name as gsd writes them (gsd sessions lists them)", textfmt.Quote(from))}
@@ -62,7 +65,7 @@ func (e *Env) ResumeWith(from string, opt ResumeOptions) (*ResumeResult, error) 
 	other.histWarn = nil
 	if !fromRemote {
 		if _, err := e.readFile(other.SessionPath()); !errors.Is(err, fs.ErrNotExist) {
-			return e.resumeLocal(&other, user)
+			return e.takeOverLocal(&other, user)
 		}
 	}
 	f, err := e.findFetched(user, remote)
@@ -85,18 +88,18 @@ func (e *Env) ResumeWith(from string, opt ResumeOptions) (*ResumeResult, error) 
 		return nil, fmt.Errorf("%s@%s is active (last activity %s, synced %s): taking it over would put two agents on %s; ask them, or wait until it is idle, or gsd resume --force %s@%s",
 			user, f.Remote, ts.LastActivity.Format(time.RFC3339), f.SyncedAt.Format(time.RFC3339), ts.Plan, user, f.Remote)
 	}
-	return e.takeOver(user, f.Session, ts.Path, handoverNote(user, f.Remote, opt.Host), nil)
+	return e.copyTeammateSession(user, f.Session, ts.Path, handoverNote(user, f.Remote, opt.Host), nil)
 }
 
-// resumeLocal takes over the session of other, a teammate on this checkout.
-func (e *Env) resumeLocal(other *Env, from string) (*ResumeResult, error) {
-	return e.takeOver(from, nil, other.SessionPath(), "from "+from, other)
+// takeOverLocal takes over the session of other, a teammate on this checkout.
+func (e *Env) takeOverLocal(other *Env, from string) (*TakeOverResult, error) {
+	return e.copyTeammateSession(from, nil, other.SessionPath(), "from "+from, other)
 }
 
-// takeOver copies the teammate from's session (theirs, read at path; read from other's
-// directory under the lock when other is not nil) into the user's.
-func (e *Env) takeOver(from string, theirs []byte, srcPath, note string, other *Env) (*ResumeResult, error) {
-	res := &ResumeResult{From: from}
+// copyTeammateSession copies the teammate from's session (theirs, read at path; read from
+// other's directory under the lock when other is not nil) into the user's.
+func (e *Env) copyTeammateSession(from string, theirs []byte, srcPath, note string, other *Env) (*TakeOverResult, error) {
+	res := &TakeOverResult{From: from}
 	err := e.withLock(func() error {
 		if other != nil {
 			var err error

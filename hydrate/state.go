@@ -14,13 +14,16 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
-	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/roadmap"
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
-// Position is where the project stands, derived from ROADMAP.md and the disk: the spec's
-// hydration step 7, as STATE.md's Current Position block records it.
-type Position struct {
+// CurrentPosition is what STATE.md's Current Position block should say, derived from ROADMAP.md
+// and the disk: the spec's hydration step 7. It is named after that block. It is not the
+// decision of where the project stands, which is roadmap.Position (Env.Position): it is that
+// decision's current phase written out as the block records it, with plan numbers, a status
+// and the milestone's counts. statemd.Values is the same content as STATE.md's text takes it.
+type CurrentPosition struct {
 	Phase       string `json:"phase"`      // the phase number, canonical ("3", "4.1"); "" without phases
 	PhaseName   string `json:"phaseName"`  // its name
 	PhaseOf     int    `json:"phaseOf"`    // the last whole-numbered phase (decimal insertions are not counted, as GSD does not)
@@ -38,7 +41,7 @@ type Position struct {
 
 // values are the position as STATE.md's text values; full says whether the milestone-wide
 // numbers (percent, frontmatter counts) are known, which the cheap check of hydrate does not load.
-func (p Position) values(full bool) statemd.Values {
+func (p CurrentPosition) values(full bool) statemd.Values {
 	v := statemd.Values{
 		Phase: p.Phase, PhaseOf: p.PhaseOf, PhaseName: p.PhaseName,
 		PlanNumber: p.PlanNumber, PlanDone: p.PlanDone, PlanTotal: p.PlanTotal, Status: p.Status,
@@ -55,7 +58,7 @@ func (p Position) values(full bool) statemd.Values {
 
 // Lines renders the position as the Current Position block's lines, without line endings,
 // exactly as STATE.md gets them.
-func (p Position) Lines() (phase, plan, status, progress string) {
+func (p CurrentPosition) Lines() (phase, plan, status, progress string) {
 	v := p.values(true)
 	return statemd.PhaseText(v), statemd.PlanText(v), statemd.StatusText(v), statemd.ProgressText(v)
 }
@@ -71,20 +74,21 @@ type Difference struct {
 	Derived string  `json:"derived"`
 }
 
-// StatePosition is the derived position and how STATE.md stands against it.
-type StatePosition struct {
-	Path        string       `json:"stateFile"` // STATE.md, root-relative
-	Exists      bool         `json:"exists"`
-	Position    Position     `json:"position"`
-	Agrees      bool         `json:"agrees"`
-	Differences []Difference `json:"differences"`
+// StateReport is the derived CurrentPosition and how STATE.md stands against it: what gsd state
+// reports, rewrites (--write) and previews (--dry-run), and gsd progress carries as its state.
+type StateReport struct {
+	Path        string          `json:"stateFile"` // STATE.md, root-relative
+	Exists      bool            `json:"exists"`
+	Position    CurrentPosition `json:"position"`
+	Agrees      bool            `json:"agrees"`
+	Differences []Difference    `json:"differences"`
 }
 
-// DerivePosition works out the position STATE.md records from a loaded project: the current
-// phase of the position model (roadmap.Locate's decision) with the current milestone's counts,
-// as GSD scopes them. When the milestone is finished, its last phase, complete.
-func DerivePosition(proj *roadmap.Project) Position {
-	pos := Position{
+// DeriveCurrentPosition works out the position STATE.md records from a loaded project: the
+// current phase of the position model (roadmap.Locate's decision) with the current milestone's
+// counts, as GSD scopes them. When the milestone is finished, its last phase, complete.
+func DeriveCurrentPosition(proj *roadmap.Project) CurrentPosition {
+	pos := CurrentPosition{
 		Percent:     proj.Progress.Percent,
 		PhasesDone:  proj.Progress.PhasesComplete,
 		PhasesTotal: proj.Progress.PhasesTotal,
@@ -120,7 +124,7 @@ func DerivePosition(proj *roadmap.Project) Position {
 
 // phasePosition fills in the phase, plan and status fields of pos from phase ph, its status
 // (as the disk and the roadmap together say it) and its active plan.
-func phasePosition(pos *Position, ph *roadmap.Phase, status roadmap.Status, active *roadmap.Plan) {
+func phasePosition(pos *CurrentPosition, ph *roadmap.Phase, status roadmap.Status, active *roadmap.Plan) {
 	pos.Phase, pos.PhaseName = ph.Num.String(), ph.Name
 	k := 0
 	for _, pl := range ph.Plans {
@@ -166,10 +170,10 @@ func (e *Env) readState() ([]byte, error) {
 // statePath is STATE.md beside the roadmap (a workstream has its own).
 func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 
-// statePosition derives the position and compares STATE.md's text src (nil when there is no
+// stateReport derives the position and compares STATE.md's text src (nil when there is no
 // STATE.md) with it.
-func (e *Env) statePosition(proj *roadmap.Project, src []byte) *StatePosition {
-	sp := &StatePosition{Path: e.statePath(), Position: DerivePosition(proj), Differences: []Difference{}}
+func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
+	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}}
 	if src == nil {
 		return sp
 	}
@@ -181,19 +185,19 @@ func (e *Env) statePosition(proj *roadmap.Project, src []byte) *StatePosition {
 
 // StateReport derives the position and says whether STATE.md agrees with it. It writes nothing.
 // STATE.md is compared as the position read it for its decision, not read again.
-func (e *Env) StateReport() (*StatePosition, error) {
+func (e *Env) StateReport() (*StateReport, error) {
 	proj, err := roadmap.Load(e.FS, e.PlanningDir)
 	if err != nil {
 		return nil, err
 	}
-	return e.statePosition(proj, proj.Position.State), nil
+	return e.stateReport(proj, proj.Position.State), nil
 }
 
 // WriteState rewrites STATE.md's Current Position block (Phase, Plan, Status and Progress
 // lines) and the progress fields of its frontmatter to the derived position, leaving every other
 // byte as it was; a missing STATE.md is created in GSD's template shape. It holds STATE.md.lock
 // the way GSD's own tooling does while it reads and writes. It reports whether the file changed.
-func (e *Env) WriteState() (*StatePosition, bool, error) {
+func (e *Env) WriteState() (*StateReport, bool, error) {
 	proj, err := roadmap.Load(e.FS, e.PlanningDir)
 	if err != nil {
 		return nil, false, err
@@ -201,8 +205,8 @@ func (e *Env) WriteState() (*StatePosition, bool, error) {
 	return e.writeState(proj)
 }
 
-func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
-	var sp *StatePosition
+func (e *Env) writeState(proj *roadmap.Project) (*StateReport, bool, error) {
+	var sp *StateReport
 	changed := false
 	err := e.withStateLock(func() error {
 		// Read again under the lock: the position read STATE.md before another writer could
@@ -214,7 +218,7 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 		case err != nil:
 			return err
 		}
-		sp = e.statePosition(proj, src)
+		sp = e.stateReport(proj, src)
 		out := e.stateOutput(sp, src)
 		if sp.Exists && bytes.Equal(src, out) {
 			return nil
@@ -235,7 +239,7 @@ func (e *Env) writeState(proj *roadmap.Project) (*StatePosition, bool, error) {
 }
 
 // stateOutput is STATE.md as a write would leave it, from its text src (nil when missing).
-func (e *Env) stateOutput(sp *StatePosition, src []byte) []byte {
+func (e *Env) stateOutput(sp *StateReport, src []byte) []byte {
 	if src == nil {
 		return statemd.New(sp.Position.values(true), e.now())
 	}
@@ -244,13 +248,13 @@ func (e *Env) stateOutput(sp *StatePosition, src []byte) []byte {
 
 // StateDiff is what WriteState would do, as a unified diff of STATE.md (nil when it already
 // agrees). It writes nothing and takes no lock.
-func (e *Env) StateDiff() (*StatePosition, []byte, error) {
+func (e *Env) StateDiff() (*StateReport, []byte, error) {
 	proj, err := roadmap.Load(e.FS, e.PlanningDir)
 	if err != nil {
 		return nil, nil, err
 	}
 	src := proj.Position.State
-	sp := e.statePosition(proj, src)
+	sp := e.stateReport(proj, src)
 	return sp, diff.Diff(sp.Path, src, sp.Path, e.stateOutput(sp, src)), nil
 }
 
@@ -287,7 +291,7 @@ func (d Difference) SaysText() string {
 // compareState lists where STATE.md disagrees with pos: exactly the lines that rewriteState
 // would change, so that a check and a write can never disagree. Without full, the project-wide
 // numbers (the percent and the frontmatter counts) are not compared.
-func compareState(src []byte, pos Position, full bool) []Difference {
+func compareState(src []byte, pos CurrentPosition, full bool) []Difference {
 	changes := statemd.Changes(src, pos.values(full))
 	diffs := make([]Difference, 0, len(changes))
 	for _, c := range changes {
@@ -309,7 +313,7 @@ func compareState(src []byte, pos Position, full bool) []Difference {
 }
 
 // rewriteState is src with every line that disagrees with pos rewritten (see statemd.Rewrite).
-func rewriteState(src []byte, pos Position) []byte {
+func rewriteState(src []byte, pos CurrentPosition) []byte {
 	out, _ := statemd.Rewrite(src, pos.values(true))
 	return out
 }
@@ -335,7 +339,7 @@ func (e *Env) syncState(res *Result, write bool) error {
 	if err != nil || p.State == nil || p.Phase == nil {
 		return nil
 	}
-	var pos Position
+	var pos CurrentPosition
 	phasePosition(&pos, p.Phase, p.PhaseStatus(), p.Active)
 	pos.PhaseOf = p.PhaseOf()
 	res.StateDrift = compareState(p.State, pos, false)

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-var pos3 = Position{
+var pos3 = CurrentPosition{
 	Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
 	Status: "In progress", Percent: 66, PhasesDone: 1, PhasesTotal: 2, PlansDone: 2, PlansTotal: 3,
 }
@@ -100,13 +100,13 @@ func TestCompareStateVariants(t *testing.T) {
 	}
 }
 
-func TestDerivePosition(t *testing.T) {
+func TestDeriveCurrentPosition(t *testing.T) {
 	e := project(t, baseFiles())
 	sp, err := e.StateReport()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Position{Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
+	want := CurrentPosition{Phase: "3", PhaseName: "Three", PhaseOf: 3, PlanNumber: 2, PlanDone: 1, PlanTotal: 2,
 		Status: "In progress", Percent: 67, ActivePlan: ".planning/phases/03-three/03-02-PLAN.md",
 		PhasesDone: 1, PhasesTotal: 2, PlansDone: 2, PlansTotal: 3}
 	if sp.Position != want {

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/gsd-tools/gsd/planfile/statemd"
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
-// readState reads STATE.md beside the roadmap and what it declares (planfile/statemd reads its
+// readState reads STATE.md beside the roadmap and what it declares (roadmap/statemd reads its
 // text). A missing STATE.md declares nothing and gives nil bytes.
 func readState(fsys fs.FS, planningDir string) ([]byte, statemd.Declared, error) {
 	b, err := readText(fsys, path.Join(planningDir, "STATE.md"))

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gsd-tools/gsd/planfile/statemd"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
 // Position is where a project stands: the one decision every gsd command asks for. Locate

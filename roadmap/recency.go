@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/gsd-tools/gsd/planfile/statemd"
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
 // Confidence says how sure a position is: high when what the project says agrees (STATE.md,

@@ -2,6 +2,11 @@
 // with their line numbers, and rewrites them byte-exactly, only ever replacing a value with a
 // better-informed one. It decides nothing about where a project stands: the caller works that
 // out (from the roadmap and the disk) and hands the values in.
+//
+// It lives under roadmap because STATE.md is the report of the model roadmap keeps: roadmap
+// reads what STATE.md declares when it decides the Position, and hydrate writes that
+// position back here. It imports only roadmap/phasenum (one phase-number grammar), never roadmap
+// itself, so roadmap can import it.
 package statemd
 
 import (

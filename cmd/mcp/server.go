@@ -8,6 +8,10 @@
 //
 // The server holds no state between calls: each tool call opens the project again and reads
 // the disk as it is.
+//
+// It sits under cmd, beside the command line, because it is the same kind of thing: a front
+// door that turns a protocol's requests into calls of hydrate's use cases and renders their
+// answers. It decides nothing itself, and nothing under hydrate imports it.
 package mcp
 
 import (

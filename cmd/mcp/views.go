@@ -20,7 +20,7 @@ type CLI struct {
 	Progress View[Progressed]              // gsd progress --json
 	Mark     View[*hydrate.MarkResult]     // gsd mark-* --json
 	Snapshot View[*hydrate.SnapshotResult] // gsd snapshot --json
-	Resume   View[*hydrate.ResumeResult]   // gsd resume --json
+	Resume   View[*hydrate.TakeOverResult] // gsd resume --json
 	Sessions View[Listed]                  // gsd sessions --json
 }
 
