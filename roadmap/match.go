@@ -1,9 +1,8 @@
 package roadmap
 
 import (
-	"regexp"
+	"github.com/gsd-tools/gsd/roadmap/lazyre"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -12,28 +11,15 @@ import (
 // package-level regexp.MustCompile would compile them in every gsd process as it starts,
 // whether or not it reads a roadmap.
 var (
-	checklistRe = &lazyRegexp{expr: `^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`}
-	headingRe   = &lazyRegexp{expr: `^\s{0,3}#{1,6}\s+(.*)$`}
-	parenRe     = &lazyRegexp{expr: `\(([^()]*)\)`}
+	checklistRe = lazyre.New(`^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$`)
+	headingRe   = lazyre.New(`^\s{0,3}#{1,6}\s+(.*)$`)
+	parenRe     = lazyre.New(`\(([^()]*)\)`)
 )
-
-// lazyRegexp is a regular expression compiled on first use, as Go's own internal/lazyregexp:
-// a variable of it is laid out by the linker, with no code run at start.
-type lazyRegexp struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re
-}
 
 // matchChecklist matches a checklist item ("- [x] Phase 1: ..."), returning the box character
 // and the rest of the line.
 func matchChecklist(s string) (box, rest string, ok bool) {
-	m := checklistRe.get().FindStringSubmatch(s)
+	m := checklistRe.Get().FindStringSubmatch(s)
 	if m == nil {
 		return "", "", false
 	}
@@ -42,7 +28,7 @@ func matchChecklist(s string) (box, rest string, ok bool) {
 
 // matchHeading matches a Markdown heading, returning its text.
 func matchHeading(s string) (string, bool) {
-	m := headingRe.get().FindStringSubmatch(s)
+	m := headingRe.Get().FindStringSubmatch(s)
 	if m == nil {
 		return "", false
 	}
@@ -77,7 +63,7 @@ func phaseWordEnd(s string) int {
 // parenGroups returns the contents of every innermost `(...)` group, left to right.
 func parenGroups(s string) []string {
 	var out []string
-	for _, m := range parenRe.get().FindAllStringSubmatch(s, -1) {
+	for _, m := range parenRe.Get().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
 	}
 	return out
