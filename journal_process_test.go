@@ -132,6 +132,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	killed := 0
+	var kills []string // what was killed, and when, for a failure to tell
 	for i := range runs {
 		args := []string{"-C", root, []string{"mark-complete", "mark-pending", "mark-in-progress"}[rng.IntN(3)], fmt.Sprint(1 + rng.IntN(n))}
 		switch i % 8 {
@@ -142,8 +143,10 @@ func TestKilledWritesReconcile(t *testing.T) {
 		case 7:
 			args = []string{"-C", root, "start", "--force"}
 		}
-		if killAfter(t, bin, env, args, time.Duration(rng.Int64N(int64(life)*3/2))) == nil {
+		d := time.Duration(rng.Int64N(int64(life) * 3 / 2))
+		if killAfter(t, bin, env, args, d) == nil {
 			killed++
+			kills = append(kills, fmt.Sprintf("run %d: gsd %s killed after %v", i, strings.Join(args[2:], " "), d))
 		}
 	}
 	// The next write notices whatever the kills left.
@@ -170,7 +173,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 	}
 	cur, _ := os.ReadFile(session)
 	if !st.Exists || !bytes.Equal(st.Session, cur) {
-		t.Fatalf("after %d kills the journal replays to\n%s\nbut the session is\n%s", killed, st.Session, cur)
+		t.Fatalf("after %d kills (%s) the journal replays to\n%s\nbut the session is\n%s\nthe journal:\n%s", killed, strings.Join(kills, "; "), st.Session, cur, data)
 	}
 	reconciled := 0
 	for _, ev := range evs {
