@@ -62,7 +62,7 @@
 //
 //   - sessions.go: gsd sessions and hydrate's same-plan warning ([Env.Sessions],
 //     [Env.OthersOnPlan], [Env.SamePlanWarning]).
-//   - resume.go: gsd resume, taking a teammate's session over ([Env.TakeOverWith]).
+//   - resume.go: gsd resume, taking a teammate's session over ([Env.TakeOver]).
 //   - sync.go: gsd sync and the hooks' sync ([Env.Sync]); package teamsync keeps the sessions in
 //     git refs, and fetched.go reads the ones it fetched for sessions and resume.
 package hydrate

@@ -43,16 +43,13 @@ type TakeOverOptions struct {
 // into the user's (the header naming the user), the user's own session kept first as a
 // pre-resume snapshot. Both journals record it: a resume event in the user's, a handed-over event
 // in the teammate's. The teammate's session itself is left as it is.
-func (e *Env) TakeOver(from string) (*TakeOverResult, error) {
-	return e.TakeOverWith(from, TakeOverOptions{})
-}
-
-// TakeOverWith is TakeOver, also of a session gsd sync fetched ("USER@REMOTE", or USER when this
+//
+// It takes a session gsd sync fetched too ("USER@REMOTE", or USER when this
 // checkout has no session of theirs): the teammate's journal is on another machine, so the
 // handover is recorded in the user's (resume "from USER@REMOTE on HOST"), which the next sync
 // publishes for the teammate to see. A fetched session that is active is refused unless
 // opt.Force.
-func (e *Env) TakeOverWith(from string, opt TakeOverOptions) (*TakeOverResult, error) {
+func (e *Env) TakeOver(from string, opt TakeOverOptions) (*TakeOverResult, error) {
 	user, remote, fromRemote := strings.Cut(from, "@")
 	if !isUserDirName(user) || fromRemote && teamsync.CheckRemote(remote) != nil {
 		return nil, &ArgError{Err: fmt.Errorf("%s is not a user name as gsd writes them (gsd sessions lists them)", textfmt.Quote(from))}

@@ -580,7 +580,7 @@ func (s *Server) resume(a args) (any, error) {
 	}
 	defer env.Close()
 	host, _ := os.Hostname()
-	res, err := env.TakeOverWith(from, hydrate.TakeOverOptions{Force: force, Host: host})
+	res, err := env.TakeOver(from, hydrate.TakeOverOptions{Force: force, Host: host})
 	if err != nil {
 		return nil, err
 	}
