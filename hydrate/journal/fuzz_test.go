@@ -170,7 +170,7 @@ func FuzzReplay(f *testing.F) {
 			// itself: Replay falls back to the slow way only to name a disagreeing event.
 			base := 0
 			for j := i; j >= 0; j-- {
-				if isBase(evs[j]) {
+				if IsBase(evs[j]) {
 					base = j
 					break
 				}

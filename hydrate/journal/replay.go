@@ -155,7 +155,7 @@ func ancestry(evs []Event, i int) ([]Event, error) {
 	var path []Event
 	for j := i; ; {
 		path = append(path, evs[j])
-		if isBase(evs[j]) {
+		if IsBase(evs[j]) {
 			break
 		}
 		p, ok := byID[evs[j].Prev]
@@ -215,8 +215,9 @@ func replayFast(st State, evs []Event) (State, bool) {
 	return st, true
 }
 
-// isBase says whether ev determines the session by itself.
-func isBase(ev Event) bool {
+// IsBase says whether ev determines the session by itself (or that there is none): replay
+// starts from the last such event.
+func IsBase(ev Event) bool {
 	switch ev.Type {
 	case Bootstrap, Carry, Restore, Reconcile, Archive, Resume:
 		return true

@@ -2,7 +2,7 @@ package teamsync
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
@@ -15,86 +15,61 @@ const (
 	KindSyncRemote = "sync-remote" // the other machine's session, when this one's disagreed
 )
 
-// jline is one line of a journal with what orders it.
-type jline struct {
-	raw  []byte
-	time time.Time
-	seq  int64
-}
-
-func (a jline) less(b jline) bool {
-	if !a.time.Equal(b.time) {
-		return a.time.Before(b.time)
-	}
-	if a.seq != b.seq {
-		return a.seq < b.seq
-	}
-	return bytes.Compare(a.raw, b.raw) < 0
-}
-
-// splitJournal splits a journal into its lines, each with its event's time and sequence number;
-// a line that is not an event (torn, garbage) takes its predecessor's, so it stays where it was.
-func splitJournal(data []byte) []jline {
-	var out []jline
-	var prev jline
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		var l []byte
-		if i < 0 {
-			l, data = data, nil
-		} else {
-			l, data = data[:i], data[i+1:]
+// journalLines splits a journal into its non-blank lines, without their line ends.
+func journalLines(data []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if l = bytes.TrimRight(l, "\r"); len(bytes.TrimSpace(l)) > 0 {
+			out = append(out, l)
 		}
-		l = bytes.TrimRight(l, "\r")
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		cur := jline{raw: l, time: prev.time, seq: prev.seq}
-		if evs, _ := journal.Parse(l); len(evs) == 1 {
-			cur.time, cur.seq = evs[0].Time, evs[0].Seq
-		}
-		out = append(out, cur)
-		prev = cur
 	}
 	return out
 }
 
-// MergeJournals is the union of two journals of one user (two machines' copies): every line of
-// either, once (two lines are one event when their bytes are equal: journals do not yet give
-// events an identity of their own), each journal's own order kept, and lines of the two
-// interleaved by (time, sequence number, content). onlyLocal and onlyRemote count the lines
-// that only one side had.
+// MergeJournals is the union of two journals of one user (two machines' copies): each line of
+// either, once. A line is an event's identity (journal.IDOf hashes it), so a line both have is
+// one event. The events are written in journal.Order's order, which follows what each event
+// names as the one before it (then sequence number, time and identity), so the result is the
+// same whichever side is local, and no machine's clock decides it; lines that are no event
+// (torn, garbage) follow them. onlyLocal and onlyRemote count the lines only one side had.
 func MergeJournals(local, remote []byte) (merged []byte, onlyLocal, onlyRemote int) {
-	a, b := splitJournal(local), splitJournal(remote)
+	a, b := journalLines(local), journalLines(remote)
 	inA := make(map[string]bool, len(a))
 	for _, l := range a {
-		inA[string(l.raw)] = true
+		inA[string(l)] = true
 	}
 	inB := make(map[string]bool, len(b))
-	var nb []jline
+	union := slices.Clone(a)
 	for _, l := range b {
-		k := string(l.raw)
+		k := string(l)
 		if !inA[k] && !inB[k] {
-			nb = append(nb, l)
+			union = append(union, l)
+			onlyRemote++
 		}
 		inB[k] = true
 	}
 	for _, l := range a {
-		if !inB[string(l.raw)] {
+		if !inB[string(l)] {
 			onlyLocal++
 		}
 	}
-	onlyRemote = len(nb)
-	out := make([]byte, 0, len(local)+len(remote))
-	i, j := 0, 0
-	for i < len(a) || j < len(nb) {
-		if j == len(nb) || i < len(a) && !nb[j].less(a[i]) {
-			out = append(append(out, a[i].raw...), '\n')
-			i++
+	var evs []journal.Event
+	raw := map[string][]byte{}
+	var garbage [][]byte
+	for _, l := range union {
+		if e, _ := journal.Parse(l); len(e) == 1 {
+			evs = append(evs, e[0])
+			raw[e[0].ID] = l
 		} else {
-			out = append(append(out, nb[j].raw...), '\n')
-			j++
+			garbage = append(garbage, l)
 		}
+	}
+	out := make([]byte, 0, len(local)+len(remote))
+	for _, ev := range journal.Order(evs) {
+		out = append(append(out, raw[ev.ID]...), '\n')
+	}
+	for _, l := range garbage {
+		out = append(append(out, l...), '\n')
 	}
 	return out, onlyLocal, onlyRemote
 }
@@ -167,7 +142,7 @@ func Merge(local, remote Side) Result {
 		r.Conflict = why
 	}
 	r.KeepLocal, r.KeepRemote = local.Exists, remote.Exists
-	if latest(splitJournal(remote.Journal)).After(latest(splitJournal(local.Journal))) {
+	if latest(remote.Journal).After(latest(local.Journal)) {
 		r.Session, r.Exists, r.Took = remote.Session, remote.Exists, TookRemote
 	} else {
 		r.Session, r.Exists, r.Took = local.Session, local.Exists, TookLocal
@@ -178,20 +153,20 @@ func Merge(local, remote Side) Result {
 // dirty says whether a side's session is not what its journal ends with (changed by hand, or
 // by a gsd that journals nothing): a change the journal cannot tell the other side about.
 func dirty(s Side) bool {
-	ls := splitJournal(s.Journal)
-	for i := len(ls) - 1; i >= 0; i-- {
-		if evs, _ := journal.Parse(ls[i].raw); len(evs) == 1 {
-			return evs[0].SHA256 != journal.Hash(s.Session, s.Exists)
-		}
+	last, ok, _, err := journal.LastOf(bytes.NewReader(s.Journal), int64(len(s.Journal)))
+	if err != nil || !ok {
+		return s.Exists
 	}
-	return s.Exists
+	return last.SHA256 != journal.Hash(s.Session, s.Exists)
 }
 
-func latest(ls []jline) time.Time {
+// latest is the time of a journal's latest event.
+func latest(data []byte) time.Time {
+	evs, _ := journal.Parse(data)
 	var t time.Time
-	for _, l := range ls {
-		if l.time.After(t) {
-			t = l.time
+	for _, ev := range evs {
+		if ev.Time.After(t) {
+			t = ev.Time
 		}
 	}
 	return t
@@ -240,27 +215,23 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// replayLenient rebuilds the session from a merged journal: the last event that records the
-// whole session, then every status change after it in order, whichever machine made it. The
-// recorded hashes are not checked (they follow each machine's own line); ok is false when no
-// event records a session.
+// replayLenient rebuilds the session from a merged journal, in journal.Order's order (each
+// machine's events after the ones they name as before them): the last event that records the
+// whole session, then every status change after it, whichever machine made it. The recorded
+// hashes are not checked (they follow each machine's own line); ok is false when no event
+// records a session, or the last that says what the session is says there is none.
 func replayLenient(data []byte) ([]byte, bool) {
-	var evs []journal.Event
-	for _, l := range splitJournal(data) {
-		if e, _ := journal.Parse(l.raw); len(e) == 1 {
-			evs = append(evs, e[0])
-		}
-	}
+	evs, _ := journal.Parse(data)
+	evs = journal.Order(evs)
 	base := -1
 	for i := len(evs) - 1; i >= 0 && base < 0; i-- {
-		switch evs[i].Type {
-		case journal.Bootstrap, journal.Carry, journal.Restore, journal.Reconcile, journal.Resume:
-			if evs[i].SHA256 != "" && evs[i].Session != "" {
-				base = i
-			}
-		case journal.Archive:
-			return nil, false
+		if !journal.IsBase(evs[i]) {
+			continue
 		}
+		if evs[i].Type == journal.Archive || evs[i].SHA256 == "" {
+			return nil, false // as journal.Apply has it: no session
+		}
+		base = i
 	}
 	if base < 0 {
 		return nil, false
@@ -279,14 +250,4 @@ func replayLenient(data []byte) ([]byte, bool) {
 		}
 	}
 	return out, true
-}
-
-// sortedNames is the keys of m, sorted.
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -52,14 +52,35 @@ func TestMergeJournalsUnitesOnce(t *testing.T) {
 	local := boot + m1 + torn
 	remote := boot + m2
 	got, onlyL, onlyR := MergeJournals([]byte(local), []byte(remote))
-	want := boot + m1 + torn + m2
+	want := boot + m1 + m2 + torn // the events in their order, then what is no event
 	if string(got) != want || onlyL != 2 || onlyR != 1 {
 		t.Errorf("merged (%d, %d):\n%s\nwant:\n%s", onlyL, onlyR, got, want)
 	}
-	// Merging again changes nothing: no event twice.
+	// Merging again changes nothing: no event twice; and the other way round gives the same.
 	again, _, onlyR2 := MergeJournals(got, []byte(remote))
 	if string(again) != want || onlyR2 != 0 {
 		t.Errorf("merging twice:\n%s", again)
+	}
+	if other, _, _ := MergeJournals([]byte(remote), []byte(local)); string(other) != want {
+		t.Errorf("remote into local:\n%s\nwant:\n%s", other, want)
+	}
+}
+
+// Two machines whose clocks disagree: the remote's clock runs five minutes behind, so its mark
+// is dated before the bootstrap both share. The merge orders by what each event names as the one
+// before it, never by time: both marks are kept and replayed.
+func TestMergeWithSkewedClocks(t *testing.T) {
+	bootEv := journal.Event{Seq: 1, Time: at(10), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)}
+	boot := line(t, bootEv)
+	bootID := journal.IDOf([]byte(strings.TrimSuffix(boot, "\n")))
+	s1, _ := planfile.SetStatus([]byte(session), 1, planfile.Complete)
+	s2, _ := planfile.SetStatus([]byte(session), 2, planfile.Complete)
+	m1 := line(t, journal.Event{Seq: 2, Time: at(11), Prev: bootID, Type: journal.Mark, Task: 1, New: "complete", SHA256: journal.Hash(s1, true)})
+	m2 := line(t, journal.Event{Seq: 2, Time: at(6), Prev: bootID, Type: journal.Mark, Task: 2, New: "complete", SHA256: journal.Hash(s2, true)})
+	r := Merge(Side{Session: s1, Exists: true, Journal: []byte(boot + m1)}, Side{Session: s2, Exists: true, Journal: []byte(boot + m2)})
+	both, _ := planfile.SetStatus(s1, 2, planfile.Complete)
+	if r.Took != TookMerged || string(r.Session) != string(both) || r.Conflict != "" {
+		t.Errorf("merge with a remote clock behind: %+v\n%s", r, r.Session)
 	}
 }
 
