@@ -1,6 +1,7 @@
 package planfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"time"
@@ -51,7 +52,14 @@ func SetStatus(src []byte, n int, st Status) ([]byte, error) {
 func statusEdit(src []byte, t *Task, st Status) (at, end int, repl string, err error) {
 	if sec := t.Section; sec != nil && (!sec.HasMarker || sec.Bad) {
 		if sec.Bad {
-			return sec.Marker.Start, sec.Marker.End, marker(st), nil
+			// An unreadable marker is replaced whole, only when it is the whole rest of its
+			// line: text after it, another comment, or a marker running over several lines is
+			// the person's, and no mark may change it.
+			seg := bytes.TrimRight(src[sec.Marker.Start:sec.Marker.End], " \t\r")
+			if !bytes.HasSuffix(seg, []byte("-->")) || bytes.Count(seg, []byte("-->")) != 1 {
+				return 0, 0, "", &LineError{Line: sec.MarkerLine, Err: fmt.Errorf("task %d has a gsd:task marker gsd cannot read, with more on its line; write it as <!-- gsd:task status=\"pending\" --> by hand", t.Number)}
+			}
+			return sec.Marker.Start, sec.Marker.Start + len(seg), marker(st), nil
 		}
 		return sec.insert, sec.insert, markerLine(src, sec, st), nil
 	}

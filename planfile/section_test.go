@@ -236,7 +236,7 @@ func TestSetStatusSectionHandEdits(t *testing.T) {
 		{"no attribute at all", "### Task 1: A\n<!-- gsd:task -->\n", 1, Complete,
 			"### Task 1: A\n<!-- gsd:task status=\"complete\" -->\n"},
 		{"unreadable", "### Task 1: A\n  <!-- gsd:task status=\"pend -->  \n", 1, Pending,
-			"### Task 1: A\n  <!-- gsd:task status=\"pending\" -->\n"},
+			"### Task 1: A\n  <!-- gsd:task status=\"pending\" -->  \n"},
 		{"after a blank line", "### Task 1: A\n\n<!-- gsd:task status=\"pending\" -->\n", 1, Complete,
 			"### Task 1: A\n\n<!-- gsd:task status=\"complete\" -->\n"},
 	} {
@@ -260,6 +260,16 @@ func TestSetStatusSectionHandEdits(t *testing.T) {
 	bad = Scan([]byte("### Task 1: A\n<!-- gsd:task status=\"x -->\n"))
 	if _, err := bad.Statuses(); err == nil || !strings.Contains(err.Error(), "2: task 1 has a gsd:task marker gsd cannot read") || len(bad.Problems) != 1 || bad.Problems[0].Line != 2 {
 		t.Errorf("unreadable marker: %v, problems %v", err, bad.Problems)
+	}
+	// An unreadable marker with more on its line is refused, never replaced with what follows it.
+	for _, src := range []string{
+		"### Task 1: A\n<!-- gsd:task status=\"pend --> keep me\n",
+		"### Task 1: A\n<!-- gsd:task status=\"pend --><!-- other -->\n",
+		"### Task 1: A\n<!-- gsd:task status=\"pending\"\n  a note -->\n",
+	} {
+		if out, err := SetStatus([]byte(src), 1, Complete); err == nil || !strings.Contains(err.Error(), "2: task 1 has a gsd:task marker gsd cannot read, with more on its line") {
+			t.Errorf("%q: got %q, %v; want it refused", src, out, err)
+		}
 	}
 	dup := []byte("### Task 1: A\n<!-- gsd:task status=\"pending\" status=\"complete\" -->\n")
 	if _, err := SetStatus(dup, 1, Complete); err == nil || err.Error() != "2: task 1 has 2 status attributes; remove all but one by hand" {
