@@ -28,24 +28,6 @@ type syncWorld struct {
 	remote string
 }
 
-// syncBin builds gsd as users get it (CGO_ENABLED=0), or takes GSD_TEST_BIN.
-func syncBin(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GSD_TEST_BIN"); p != "" {
-		return p
-	}
-	bin := filepath.Join(t.TempDir(), "gsd")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	c := exec.Command("go", "build", "-o", bin, ".")
-	c.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -237,7 +219,7 @@ func TestSync(t *testing.T) {
 		t.Skip("starts git and gsd processes: go test without -short runs it")
 	}
 	needGit(t)
-	bin := syncBin(t)
+	bin := gsdBin(t)
 
 	t.Run("five users at once lose nothing", func(t *testing.T) {
 		w := newSyncWorld(t, bin)
@@ -337,8 +319,11 @@ func TestSync(t *testing.T) {
 				t.Errorf("laptop's tasks after the merge lack %q:\n%s", want, tasks)
 			}
 		}
-		sa, _ := os.ReadFile(filepath.Join(a, ".planning/sessions/ann/current-plan.md"))
-		sb, _ := os.ReadFile(filepath.Join(b, ".planning/sessions/ann/current-plan.md"))
+		sa, errA := os.ReadFile(filepath.Join(a, ".planning/sessions/ann/current-plan.md"))
+		sb, errB := os.ReadFile(filepath.Join(b, ".planning/sessions/ann/current-plan.md"))
+		if errA != nil || errB != nil {
+			t.Fatalf("the sessions after both synced: %v, %v", errA, errB)
+		}
 		if !bytes.Equal(sa, sb) {
 			t.Error("the two machines' sessions differ after both synced")
 		}
@@ -386,6 +371,17 @@ func TestSync(t *testing.T) {
 		for _, l := range lb {
 			if !all[l] {
 				t.Errorf("event lost after concurrent syncs: %s", l)
+			}
+		}
+		// And the desktop, after its own last sync, has every event the laptop has.
+		lb = journalLines(t, b, "ann")
+		inB := map[string]bool{}
+		for _, l := range lb {
+			inB[l] = true
+		}
+		for _, l := range la {
+			if !inB[l] {
+				t.Errorf("the desktop lacks an event after the concurrent syncs: %s", l)
 			}
 		}
 		if !strings.Contains(w.must(b, "ann", "", "tasks"), "2  complete") {

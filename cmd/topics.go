@@ -63,7 +63,7 @@ func (a *app) helpTopics() []*cobra.Command {
 		topic("json", "The --json output: conventions and every field", helpJSON),
 		topic("environment", "Settings (.planning/config.json), environment variables, global flags", helpEnvironment),
 		topic("exit-codes", "Exit codes, errors and warnings", helpExitCodes),
-		topic("files", "How gsd reads and writes: the scanner, atomic writes, locks, limits, the cache", helpFiles),
+		topic("files", "How gsd reads and writes: the scanner, atomic writes, locks, limits", helpFiles),
 		topic("guarantees", "What gsd promises about your files, and how it is tested", helpGuarantees),
 		topic("migrating", "From the spec's shell functions to gsd commands", helpMigrating),
 	}
