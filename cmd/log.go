@@ -78,20 +78,17 @@ along its own branch. The next write reconciles the merged session.`,
 				}
 				return w.Flush()
 			}
-			// Columns as wide as their widest entry: one pass to measure, one to print.
-			n, seqW, whoW := 0, 5, 0
+			// Columns as wide as the journal's widest entry, which opening it measured.
+			seqW, whoW := max(5, len(strconv.FormatInt(js.MaxSeq, 10))), 0
+			for _, wr := range js.Writers {
+				whoW = max(whoW, textfmt.Width(eventWho(journal.Event{Source: wr.Source, Instance: wr.Instance})))
+			}
+			n := 0
 			err = js.Each(func(ev journal.Event) error {
 				n++
-				seqW = max(seqW, len(strconv.FormatInt(ev.Seq, 10)))
-				whoW = max(whoW, textfmt.Width(eventWho(ev)))
+				printEvent(w, ev, seqW, whoW)
 				return nil
 			})
-			if err == nil && n > 0 {
-				err = js.Each(func(ev journal.Event) error {
-					printEvent(w, ev, seqW, whoW)
-					return nil
-				})
-			}
 			if err != nil {
 				return err
 			}

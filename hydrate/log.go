@@ -100,7 +100,24 @@ func (e *Env) LogStream(q LogQuery) (*JournalStream, error) {
 type JournalStream struct {
 	Path     string
 	Problems []string
-	each     func(fn func(journal.Event) error) error
+	// MaxSeq and Writers are what the first reading learnt, for a reader that lays out columns
+	// without reading the journal twice more: the highest sequence number, and each distinct
+	// writer (source and agent instance) in the order they first wrote.
+	MaxSeq  int64
+	Writers []Writer
+	each    func(fn func(journal.Event) error) error
+}
+
+// Writer is who wrote a journal event: its source (cli, hook, mcp) and agent instance.
+type Writer struct{ Source, Instance string }
+
+// note records what the first reading learns of ev.
+func (js *JournalStream) note(ev journal.Event, seen map[Writer]bool) {
+	js.MaxSeq = max(js.MaxSeq, ev.Seq)
+	if w := (Writer{ev.Source, ev.Instance}); !seen[w] {
+		seen[w] = true
+		js.Writers = append(js.Writers, w)
+	}
 }
 
 // Each hands fn the journal's events in the order gsd shows them (journal.Order), stopping at
@@ -132,7 +149,11 @@ func (e *Env) openJournal(rel string) (*JournalStream, error) {
 		return nil, readError(rel, err, MaxJournalSize)
 	}
 	var size int64
-	linear, probs, err := e.streamFile(rel, -1, &size, nil)
+	seen := map[Writer]bool{}
+	linear, probs, err := e.streamFile(rel, -1, &size, func(ev journal.Event) error {
+		js.note(ev, seen)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +174,11 @@ func (e *Env) openJournal(rel string) (*JournalStream, error) {
 		return nil, err
 	}
 	js.Problems = lr.Problems
+	js.MaxSeq, js.Writers = 0, nil
+	clear(seen)
+	for _, ev := range lr.Events {
+		js.note(ev, seen)
+	}
 	js.each = func(fn func(journal.Event) error) error {
 		for _, ev := range lr.Events {
 			if err := fn(ev); err != nil {
