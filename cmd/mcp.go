@@ -61,6 +61,10 @@ details.`,
 				}
 				a.source, a.instance = "mcp", instance
 				env, _, err := a.open()
+				// Each call's project is the call's: its warnings go to the agent with the
+				// call's result (mcp.Server), and the tool closes it; none is left for the
+				// end of gsd mcp to report or close again.
+				a.env = nil
 				return env, err
 			}}
 			return srv.Serve(a.stdin, a.stdout)

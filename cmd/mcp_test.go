@@ -673,3 +673,27 @@ func TestMCPClosesWhatItOpens(t *testing.T) {
 		t.Errorf("%d descriptors open after %d calls, %d before", after, len(calls), before)
 	}
 }
+
+// TestMCPCallNotes: what the command line says on stderr after a command (here, a bad setting
+// used as its default) reaches the agent with each call's result, not once on the server's
+// stderr when it ends.
+func TestMCPCallNotes(t *testing.T) {
+	dir := mcpProject(t)
+	if err := os.WriteFile(filepath.Join(dir, ".planning", "config.json"), []byte(`{"gsd": {"idleAfter": "soon"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for i := range 2 {
+		calls = append(calls, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"session_state_get","arguments":{"sessionId":"ann"}}}`, i+1))
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"-C", dir, "--user", "ann", "mcp"}, strings.NewReader(strings.Join(calls, "\n")), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), `gsd: warning: .planning/config.json: gsd.idleAfter: \"soon\"`); n != 2 {
+		t.Errorf("%d results carry the settings warning, want 2:\n%.3000s", n, stdout.String())
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}

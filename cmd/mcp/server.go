@@ -50,6 +50,8 @@ type Server struct {
 	Name, Version string
 	Open          Opener
 	CLI           CLI // the command line's JSON, which the tools answer in
+
+	opened []*hydrate.Env // the projects the call being answered opened (openEnv)
 }
 
 type request struct {

@@ -358,6 +358,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	default:
 		return nil, &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + textfmt.Excerpt(name), Data: map[string]string{"validation": "unknown tool " + textfmt.Excerpt(name)}}
 	}
+	s.opened = nil
 	v, err := fn(a)
 	var rpcErr *Error
 	switch {
@@ -368,7 +369,30 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 		// Whatever the domain refused (no such teammate, task, snapshot or plan) or failed at.
 		return toolError(quoteArgs(err, a)), nil
 	}
+	// What the command line says on stderr after the command (a repaired journal, a bad
+	// setting used as its default) reaches the agent as the call's notes.
+	var notes []string
+	for _, env := range s.opened {
+		notes = append(notes, env.HistoryWarnings()...)
+		notes = append(notes, env.SettingsWarnings()...)
+	}
+	if len(notes) > 0 {
+		n, _ := v.(noted)
+		if n.v == nil {
+			n.v = v
+		}
+		v = noted{n.v, append(n.notes, notes...)}
+	}
 	return textResult(v, hint), nil
+}
+
+// openEnv is Open, keeping the project for the call's notes.
+func (s *Server) openEnv(user, instance string) (*hydrate.Env, error) {
+	env, err := s.Open(user, instance)
+	if env != nil {
+		s.opened = append(s.opened, env)
+	}
+	return env, err
 }
 
 // open opens the project for the sessionId argument (or the server's user).
@@ -377,7 +401,7 @@ func (s *Server) open(a args, instance string) (*hydrate.Env, error) {
 	if perr != nil {
 		return nil, perr
 	}
-	return s.Open(user, instance)
+	return s.openEnv(user, instance)
 }
 
 func (s *Server) rehydrate(a args) (any, error) {
@@ -393,7 +417,7 @@ func (s *Server) rehydrate(a args) (any, error) {
 	if user == "" || inst == "" {
 		return nil, invalidParams("sessionId and instanceId are required")
 	}
-	env, err := s.Open(user, inst)
+	env, err := s.openEnv(user, inst)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +518,7 @@ func (s *Server) progress(a args) (any, error) {
 			return nil, e
 		}
 	}
-	env, err := s.Open("", "")
+	env, err := s.openEnv("", "")
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +570,7 @@ func (s *Server) listSessions(a args) (any, error) {
 	if perr != nil {
 		return nil, perr
 	}
-	env, err := s.Open("", "")
+	env, err := s.openEnv("", "")
 	if err != nil {
 		return nil, err
 	}
