@@ -142,7 +142,7 @@ func (a *app) printWorkstreams(w io.Writer, r *hydrate.WorkstreamsReport) {
 				plan = p.Active.ID
 			case pos.NeedsPlanning:
 				plan = "(needs planning)"
-			case pos.Phase == nil && p.Progress.PhasesComplete == p.Progress.PhasesTotal && p.Progress.PhasesTotal > 0:
+			case p.Finished():
 				plan = "(finished)"
 			}
 			pr := p.Progress

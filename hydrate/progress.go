@@ -42,13 +42,7 @@ func (r *ProgressReport) Errors() int {
 // its SUMMARY in a phase it calls complete, an error of progress --check): then "every phase is
 // finished" would contradict the phase's own line.
 func (r *ProgressReport) NoCurrentPhase() string {
-	var open []string
-	for i := range r.Phases {
-		ph := &r.Phases[i]
-		if ph.InMilestone && !ph.Num.Backlog() && ph.Status != roadmap.StatusComplete && ph.Status != roadmap.StatusDeferred {
-			open = append(open, ph.Num.String())
-		}
-	}
+	open := r.OpenPhases()
 	if len(open) == 0 || r.Position.Phase != nil {
 		return NoActivePlan(r.Position)
 	}

@@ -383,11 +383,8 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 				what = "write the missing SUMMARY or update the progress table's row"
 			}
 		}
-		switch {
-		case ph.Shipped:
-			sev, what = SeverityInfo, "a leftover of a shipped milestone"
-		case !ph.InMilestone:
-			sev, what = SeverityInfo, "a leftover of a past milestone"
+		if why, ok := leftover(ph); ok {
+			sev, what = SeverityInfo, why
 		}
 		p.problem(sev, rmPath, line,
 			fmt.Sprintf("phase %s is marked complete, but %s %s no SUMMARY (%s)", num, listNames(open), hasHave(len(open)), what))
@@ -413,17 +410,45 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 	}
 }
 
+// OpenPhases are the numbers of the current milestone's phases that are neither complete nor
+// deferred (backlog items left out): what stands between the project and a finished milestone.
+func (p *Project) OpenPhases() []string {
+	var open []string
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		if ph.InMilestone && !ph.Num.Backlog() && ph.Status != StatusComplete && ph.Status != StatusDeferred {
+			open = append(open, ph.Num.String())
+		}
+	}
+	return open
+}
+
+// Finished reports whether the current milestone is finished in every view: no current phase,
+// and no phase of it left open.
+func (p *Project) Finished() bool {
+	return p.Position.Phase == nil && len(p.OpenPhases()) == 0
+}
+
+// leftover says whether phase ph is history, whose open plans are notes, not work: a phase of
+// a shipped milestone, or of a past one; and says which.
+func leftover(ph *PhaseInfo) (string, bool) {
+	switch {
+	case ph.Shipped:
+		return "a leftover of a shipped milestone", true
+	case !ph.InMilestone:
+		return "a leftover of a past milestone", true
+	}
+	return "", false
+}
+
 // checkFixes reports the FIX plans without their SUMMARY (fixes) of phase ph, which the roadmap
 // marks complete. Progress leaves FIX plans out of its counts, as GSD does, so an open one does
 // not contradict the mark as an open numbered plan does: a warning in current work (a fix still
 // to make, or its SUMMARY to write), a note in a past or shipped milestone.
 func (p *Project) checkFixes(ph *PhaseInfo, num string, fixes []string, rmPath string) {
 	sev, what := SeverityWarning, "FIX plans are not counted in progress; write the SUMMARY once the fix is made"
-	switch {
-	case ph.Shipped:
-		sev, what = SeverityInfo, "a leftover of a shipped milestone"
-	case !ph.InMilestone:
-		sev, what = SeverityInfo, "a leftover of a past milestone"
+	if why, ok := leftover(ph); ok {
+		sev, what = SeverityInfo, why
 	}
 	p.problem(sev, rmPath, ph.Line,
 		fmt.Sprintf("phase %s is marked complete, but its FIX plan %s %s no SUMMARY (%s)", num, listNames(fixes), hasHave(len(fixes)), what))

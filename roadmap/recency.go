@@ -3,7 +3,6 @@ package roadmap
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 
@@ -95,50 +94,36 @@ func (d *dirIndex) latestSummaryDate(e Entry) (date, file string, err error) {
 		if pl.Summary == "" {
 			continue
 		}
-		v, err := frontmatterDate(d.fsys, pl.Summary, "completed")
-		if err != nil {
-			return "", "", err
-		}
-		if v > date {
+		if v := frontmatterDate(d.fsys, pl.Summary, "completed"); v > date {
 			date, file = v, pl.Summary
 		}
 	}
 	return date, file, nil
 }
 
-// frontmatterHead is how much of a SUMMARY frontmatterDate reads: its frontmatter comes first,
-// and a date past this is no summary's.
-const frontmatterHead = 4096
-
 // frontmatterDate reads the date a frontmatter key of the file name gives ("completed:
-// 2026-02-12"); "" when the file has no frontmatter, no such key or no date there.
-func frontmatterDate(fsys fs.FS, name, key string) (string, error) {
-	f, err := fsys.Open(name)
+// 2026-02-12"), read as every project file is (readText); "" when the file cannot be read (a
+// SUMMARY that went away, or is no text, dates nothing), has no frontmatter, no such key or no
+// date there.
+func frontmatterDate(fsys fs.FS, name, key string) string {
+	b, err := readText(fsys, name)
 	if err != nil {
-		return "", nil // a SUMMARY that went away is no date, not an error of the decision
+		return ""
 	}
-	defer f.Close()
-	buf := make([]byte, frontmatterHead)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return "", nil
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if !bytes.HasPrefix(b, []byte("---")) {
+		return ""
 	}
-	head := buf[:n]
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if !bytes.HasPrefix(head, []byte("---")) {
-		return "", nil
-	}
-	lines := strings.Split(string(head), "\n")
-	for _, l := range lines[1:] {
+	for _, l := range strings.Split(string(b), "\n")[1:] {
 		l = strings.TrimRight(l, "\r")
 		if l == "---" {
 			break
 		}
 		if v, ok := strings.CutPrefix(l, key+":"); ok {
-			return statemd.LeadingDate(v), nil
+			return statemd.LeadingDate(v)
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // reading is one way to read the position: a phase of p.Phases (or -1 for none: the milestone
@@ -203,8 +188,7 @@ func stoppedAt(phases []Entry, decl statemd.Declared) int {
 	if decl.StoppedPlan == "" {
 		return -1
 	}
-	ph, _, _ := strings.Cut(decl.StoppedPlan, "-")
-	n, ok := ParsePhaseNum(ph)
+	n, _, ok := parsePhasePrefix(decl.StoppedPlan) // "57-02", "CK-01-02": the plan id's phase
 	if !ok {
 		return -1
 	}
