@@ -292,3 +292,21 @@ func TestSessionWithoutMarkersIsCorrupt(t *testing.T) {
 		t.Errorf("why = %q", why)
 	}
 }
+
+// verifyEdit refuses an edit that changes a section's heading (its level or its title), the
+// one guard no mark could trip: it stands between a splice gone wrong and the file.
+func TestVerifyEditRefusesHeadingChanges(t *testing.T) {
+	before := Scan([]byte("### Task 1: A\n<!-- gsd:task status=\"pending\" -->\n"))
+	for _, after := range []string{
+		"#### Task 1: A\n<!-- gsd:task status=\"complete\" -->\n",
+		"### Task 1: B\n<!-- gsd:task status=\"complete\" -->\n",
+	} {
+		err := verifyEdit(before, Scan([]byte(after)), map[int]Status{1: Complete})
+		if err == nil || !strings.Contains(err.Error(), "refusing to write") || !strings.Contains(err.Error(), "task 1 heading") {
+			t.Errorf("%q: %v", after, err)
+		}
+	}
+	if err := verifyEdit(before, Scan([]byte("### Task 1: A\n<!-- gsd:task status=\"complete\" -->\n")), map[int]Status{1: Complete}); err != nil {
+		t.Errorf("the status alone: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -122,5 +123,23 @@ func TestDirRootsShared(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+	openedOnce(t, fsys, "a", "a/b", "a/c")
+}
+
+// openedOnce checks that fsys keeps exactly the directories want open, one os.Root each.
+func openedOnce(t *testing.T, fsys fs.FS, want ...string) {
+	t.Helper()
+	r := fsys.(*rootFS)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var got []string
+	for d := range r.dirs {
+		got = append(got, d)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("directories opened %q, want %q", got, want)
 	}
 }
