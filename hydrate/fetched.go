@@ -119,10 +119,7 @@ func (e *Env) addFetched(res *SessionsResult, now time.Time, idleAfter time.Dura
 		if f.User == e.User.User && e.User.User != "" {
 			continue // the user's own published session: this checkout's is the one
 		}
-		ts, warn := e.fetchedTeamSession(f, now, idleAfter)
-		if warn != "" {
-			res.Warnings = append(res.Warnings, warn)
-		}
+		ts := e.fetchedTeamSession(f, now, idleAfter)
 		var after []TakenOver
 		for _, t := range takeovers[f.User] {
 			if !t.Time.Before(ts.LastActivity) {
@@ -135,7 +132,7 @@ func (e *Env) addFetched(res *SessionsResult, now time.Time, idleAfter time.Dura
 }
 
 // fetchedTeamSession judges one fetched session as teamSession judges one of this checkout.
-func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter time.Duration) (SessionSummary, string) {
+func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter time.Duration) SessionSummary {
 	remote, ref, synced := f.Remote, f.Ref, f.SyncedAt
 	ts := SessionSummary{User: f.User, Path: f.Ref + ":" + SessionFileName, Kinds: map[string]int{}, Reasons: []string{}, InProgress: []int{},
 		Remote: &remote, Ref: &ref}
@@ -151,7 +148,7 @@ func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter ti
 	if f.Problem != "" && f.Meta == nil && !f.HasSession {
 		ts.State = TeamCorrupt
 		ts.Reasons = append(ts.Reasons, f.Ref+": "+f.Problem)
-		return ts, ""
+		return ts
 	}
 	if f.Problem != "" {
 		ts.Reasons = append(ts.Reasons, f.Ref+": "+f.Problem)
@@ -165,7 +162,7 @@ func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter ti
 	}
 	if !f.HasSession {
 		ts.State = TeamNoSession
-		return ts, ""
+		return ts
 	}
 	other := *e
 	other.User.User = f.User
@@ -174,14 +171,14 @@ func (e *Env) fetchedTeamSession(f teamsync.Fetched, now time.Time, idleAfter ti
 	if err != nil {
 		ts.State = TeamCorrupt
 		ts.Reasons = append(ts.Reasons, err.Error())
-		return ts, ""
+		return ts
 	}
 	e.judgeTeam(&ts, s, now, idleAfter)
-	return ts, ""
+	return ts
 }
 
 // findFetched is user's fetched session: from remote when given, else from the only remote
-// that has one (the default remote's first, then by name).
+// that has one; with several, the user is asked to name the remote.
 func (e *Env) findFetched(user, remote string) (*teamsync.Fetched, error) {
 	list, err := e.fetchedSessions()
 	if err != nil {

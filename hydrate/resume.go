@@ -75,7 +75,7 @@ func (e *Env) TakeOver(from string, opt TakeOverOptions) (*TakeOverResult, error
 		}
 		return nil, &ArgError{Err: fmt.Errorf("%s: no session for %s (gsd sessions lists them)", other.SessionPath(), user)}
 	}
-	ts, _ := e.fetchedTeamSession(*f, e.now(), e.settings.IdleAfter)
+	ts := e.fetchedTeamSession(*f, e.now(), e.settings.IdleAfter)
 	switch {
 	case !f.HasSession:
 		return nil, fmt.Errorf("%s: no session in %s's published directory; nothing to take over", f.Ref, user)

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -69,21 +71,12 @@ func (e *SyncError) Error() string {
 	case errors.As(e.Err, &ge) && ge.TimedOut:
 		return fmt.Sprintf("%s did not answer within %s (%s); nothing was lost (GSD_SYNC_TIMEOUT or --timeout waits longer)", where, e.Timeout, e.Step)
 	case errors.As(e.Err, &ge) && ge.Stderr != "":
-		return fmt.Sprintf("cannot %s %s: %s", e.Step, where, strings.TrimSpace(firstGitLine(ge.Stderr)))
+		return fmt.Sprintf("cannot %s %s: %s", e.Step, where, teamsync.FirstLine(ge.Stderr))
 	}
 	return fmt.Sprintf("cannot %s %s: %v", e.Step, where, e.Err)
 }
 
 func (e *SyncError) Unwrap() error { return e.Err }
-
-func firstGitLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "fatal:") || strings.HasPrefix(l, "error:") {
-			return l
-		}
-	}
-	return strings.Split(strings.TrimSpace(s), "\n")[0]
-}
 
 // syncRepo is the project's repository, for gsd sync.
 func syncRepo(g teamsync.Git) teamsync.Repo { return teamsync.Repo{Git: g} }
@@ -258,13 +251,13 @@ func (e *Env) publish(ctx context.Context, repo teamsync.Repo, opt SyncOptions, 
 			return err
 		}
 		if hasLocal && len(parents) == 1 {
-			if old, err := repo.TreeOf(ctx, local); err == nil && sameTree(old, tree) {
+			if old, err := repo.TreeOf(ctx, local); err == nil && old == tree {
 				res.Commit = local // nothing changed since the last sync: push what is there
 				return nil
 			}
 		}
 		if len(parents) == 1 && !hasLocal && hasTheirs {
-			if old, err := repo.TreeOf(ctx, theirs); err == nil && sameTree(old, tree) {
+			if old, err := repo.TreeOf(ctx, theirs); err == nil && old == tree {
 				commit = theirs // this machine has exactly what another published
 			}
 		}
@@ -275,8 +268,6 @@ func (e *Env) publish(ctx context.Context, repo teamsync.Repo, opt SyncOptions, 
 		return nil
 	})
 }
-
-func sameTree(a, b string) bool { return a == b }
 
 // syncMeta is the published session's teamsync.MetaFile.
 func (e *Env) syncMeta(host string, names, skipped []string) ([]byte, error) {
@@ -359,7 +350,7 @@ func (e *Env) mergeFrom(ctx context.Context, repo teamsync.Repo, commit, ref str
 		teamsync.Side{Session: remoteSess, Exists: remoteExists, Journal: files[journal.FileName]})
 	res.Merge, res.Conflict = &m, m.Conflict
 	// Snapshots first: whatever the session becomes, both sides' are kept.
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if _, _, _, ok := parseSnapshotID(name); !ok {
 			continue
 		}
@@ -422,15 +413,6 @@ func (e *Env) mergeFrom(ctx context.Context, repo teamsync.Repo, commit, ref str
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // recordTakeovers finds, in the teammates' fetched sessions, the takeovers of this user's

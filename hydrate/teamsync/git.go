@@ -50,16 +50,16 @@ func (e *Error) Error() string {
 	case e.TimedOut:
 		return fmt.Sprintf("%s: gave up after the time limit", what)
 	case e.Stderr != "":
-		return fmt.Sprintf("%s: %s", what, firstLine(e.Stderr))
+		return fmt.Sprintf("%s: %s", what, FirstLine(e.Stderr))
 	}
 	return fmt.Sprintf("%s: %v", what, e.Err)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// firstLine is the most telling line of git's complaint: the first "fatal:", "error:" or
-// "remote:" line, else the first line.
-func firstLine(s string) string {
+// FirstLine is the line of git's output that says what went wrong: the first fatal:, error:,
+// rejected (! [) or remote: line, else the first line.
+func FirstLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for _, p := range []string{"fatal:", "error:", "! [", "remote:"} {
 		for _, l := range lines {
