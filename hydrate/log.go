@@ -105,7 +105,25 @@ type JournalStream struct {
 	// writer (source and agent instance) in the order they first wrote.
 	MaxSeq  int64
 	Writers []Writer
-	each    func(fn func(journal.Event) error) error
+	// Last is the last event in gsd's order, without its session text (HasLast false when
+	// there is none), and Instance the agent instance attached at its end (attached): what a
+	// listing of sessions needs, without reading the journal again.
+	Last     journal.Event
+	HasLast  bool
+	Instance string
+	each     func(fn func(journal.Event) error) error
+}
+
+// attached is the agent instance attached to a session after event ev, cur before it: the
+// instance of the last event that had one, until it (or an event of no instance) detaches.
+func attached(cur string, ev journal.Event) string {
+	switch {
+	case ev.Type == journal.Detach && (ev.Instance == cur || ev.Instance == ""):
+		return ""
+	case ev.Instance != "":
+		return ev.Instance
+	}
+	return cur
 }
 
 // Writer is who wrote a journal event: its source (cli, hook, mcp) and agent instance.
@@ -113,6 +131,9 @@ type Writer struct{ Source, Instance string }
 
 // note records what the first reading learns of ev.
 func (js *JournalStream) note(ev journal.Event, seen map[Writer]bool) {
+	js.Instance = attached(js.Instance, ev)
+	ev.Session = ""
+	js.Last, js.HasLast = ev, true
 	js.MaxSeq = max(js.MaxSeq, ev.Seq)
 	if w := (Writer{ev.Source, ev.Instance}); !seen[w] {
 		seen[w] = true
@@ -174,7 +195,7 @@ func (e *Env) openJournal(rel string) (*JournalStream, error) {
 		return nil, err
 	}
 	js.Problems = lr.Problems
-	js.MaxSeq, js.Writers = 0, nil
+	js.MaxSeq, js.Writers, js.Last, js.HasLast, js.Instance = 0, nil, journal.Event{}, false, ""
 	clear(seen)
 	for _, ev := range lr.Events {
 		js.note(ev, seen)

@@ -166,22 +166,11 @@ func (e *Env) summarize(user string, now time.Time, idleAfter time.Duration) (Se
 		// that leads out of the project is not followed.
 		// Streamed, never held: the last event and the instance attached are all it needs. A
 		// torn line costs the one event it held; gsd log reports it.
-		js, err := other.openJournal(other.JournalPath())
-		if err == nil {
-			err = js.Each(func(ev journal.Event) error {
-				switch {
-				case ev.Type == journal.Detach && (ev.Instance == ts.Instance || ev.Instance == ""):
-					ts.Instance = ""
-				case ev.Instance != "":
-					ts.Instance = ev.Instance
-				}
-				ev.Session = "" // only its hash is compared
-				last, haveLast = ev, true
-				return nil
-			})
-		}
-		if err != nil {
+		// Opening it reads it once, and keeps the last event and the instance attached.
+		if js, err := other.openJournal(other.JournalPath()); err != nil {
 			warn = err
+		} else {
+			ts.Instance, last, haveLast = js.Instance, js.Last, js.HasLast
 		}
 	}
 	// The journal's time is the activity when the session is still what its last event left;

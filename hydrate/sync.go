@@ -274,12 +274,7 @@ func (e *Env) syncMeta(host string, names, skipped []string) ([]byte, error) {
 	m := teamsync.Meta{SchemaVersion: 1, User: e.User.User, Host: host, Published: e.now().UTC().Truncate(time.Second), Files: names, Skipped: skipped}
 	if lr, err := e.readJournal(); err == nil {
 		for _, ev := range lr.Events {
-			switch {
-			case ev.Type == journal.Detach && (ev.Instance == m.Instance || ev.Instance == ""):
-				m.Instance = ""
-			case ev.Instance != "":
-				m.Instance = ev.Instance
-			}
+			m.Instance = attached(m.Instance, ev)
 			if h, ok := parseHandover(ev, e.User.User); ok {
 				m.Handovers = append(m.Handovers, h)
 			}
