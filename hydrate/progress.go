@@ -130,7 +130,7 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	markShared(out)
+	shared := markShared(out)
 	for _, s := range out {
 		p := s.Path
 		switch s.State {
@@ -146,7 +146,9 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
 			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "idle session: " + joinReasons(s.Reasons)})
 		}
 	}
-	*problems = append(*problems, samePlanProblems(out)...)
+	for _, w := range shared {
+		*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: w})
+	}
 	return out, nil
 }
 

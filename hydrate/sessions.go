@@ -348,18 +348,3 @@ func taskList(ns []int) string {
 	}
 	return "tasks " + joinInts(ns)
 }
-
-// samePlanProblems is a warning for each plan users share (sharedPlans), for gsd progress (and
-// --check).
-func samePlanProblems(us []SessionSummary) []roadmap.Problem {
-	pus := make([]planUser, len(us))
-	for i, u := range us {
-		pus[i] = planUser{u.User, u.Plan, u.state}
-	}
-	plans, users := sharedPlans(pus)
-	var out []roadmap.Problem
-	for _, p := range plans {
-		out = append(out, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: samePlanWarning(users[p], p)})
-	}
-	return out
-}
