@@ -398,7 +398,7 @@ func (e *Env) mergeFrom(ctx context.Context, repo teamsync.Repo, commit, ref str
 		if m.Conflict != "" {
 			note = "gsd sync: " + m.Conflict + "; kept " + strings.Join(res.Kept, " and ") + ", the " + m.Took + " one is current"
 		}
-		rec := journal.Event{SchemaVersion: journal.SchemaVersion, Seq: maxSeq + 1, Time: e.now().UTC(), Type: journal.Reconcile,
+		rec := journal.Event{SchemaVersion: journal.SchemaVersion, Seq: journal.NextSeq(maxSeq), Time: e.now().UTC(), Type: journal.Reconcile,
 			Source: e.hist.Source, Instance: e.hist.Instance, Note: note, SHA256: h}
 		if m.Exists {
 			rec.Session = string(m.Session)
