@@ -47,8 +47,11 @@ type Config struct {
 	// (config.ReadEnvironment, which the caller runs first: a bad value is a usage error).
 	Environment config.Environment
 	History     History // the session journal and snapshots (history.go)
-	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
+	// Git is the user's git: for the sessions gsd sync fetched, and for what git records of the
+	// work (Traces); nil: neither is read.
 	Git teamsync.Git
+	// NoGitEvidence turns off reading what git records of the work (--no-git-evidence).
+	NoGitEvidence bool
 }
 
 // Env is an opened project and the user working in it.
@@ -72,7 +75,9 @@ type Env struct {
 	settings    *config.Settings
 	// settingsFailed is set once a bad setting was this command's error (CheckSettings).
 	settingsFailed bool
-	git            teamsync.Git                // nil: fetched sessions are not read
+	git            teamsync.Git                // nil: fetched sessions and commits are not read
+	noTraces       bool                        // Config.NoGitEvidence
+	traces         *Traces                     // what git records of the work, once read
 	lookupEnv      func(string) (string, bool) // to find the repository as git does
 }
 
@@ -163,7 +168,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 			return nil, err
 		}
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, noTraces: cfg.NoGitEvidence, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}

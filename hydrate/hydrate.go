@@ -45,6 +45,10 @@ type Result struct {
 
 	Carry *CarryReport // the stale session's statuses carried into the fresh one (carry.go)
 
+	// Work is what the traces of execution (task commits, files changed and not committed) show
+	// of the session's plan, and the statuses set from them (work.go); nil without a plan.
+	Work *Work
+
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
 
@@ -92,13 +96,17 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			cur, err := cleanRel(s.Plan)
 			res.PlanIgnored = err != nil || cur != opts.Plan
 		}
+		if err := e.observe(res, opts.Bootstrap); err != nil {
+			return nil, err
+		}
 		e.next(res)
+		e.interrupted(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
 		// The preview: the same decision as below, with nothing written.
 		res := &Result{Session: s, Found: s.State}
-		plan, _, err := e.bootstrapPlan(res, opts.Plan)
+		plan, data, err := e.bootstrapPlan(res, opts.Plan)
 		if err != nil {
 			// The real run would fail, and change nothing.
 			res.Note = "a fresh session cannot be started: " + err.Error()
@@ -106,6 +114,14 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		res.WouldStart = plan
 		res.WouldCarry = plan != "" && e.carryable(s, plan)
+		if plan != "" && !res.WouldCarry {
+			// What the fresh session would start with: the statuses its commits show.
+			w, tr := e.planWork(plan, data)
+			if _, recs, _, err := reconcile(data, tr, plan, always); err == nil {
+				w.Reconciled = recs
+			}
+			res.Work = w
+		}
 		return res, nil
 	}
 	var res *Result
@@ -118,7 +134,11 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		switch s.State {
 		case StateNoSession, StateStale, StateCorrupt:
 		default:
+			if err := e.observe(res, true); err != nil {
+				return err
+			}
 			e.next(res)
+			e.interrupted(res)
 			return nil
 		}
 		plan, data, err := e.bootstrapPlan(res, opts.Plan)
@@ -144,6 +164,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			return err
 		}
 		e.next(res)
+		e.interrupted(res)
 		return nil
 	})
 	return res, err
@@ -197,20 +218,35 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 	return e.prepare(plan)
 }
 
-// startInto archives the session in res and writes data, bootstrapped from plan, in its place;
-// then it reports the fresh session, keeping the reasons the old one was replaced for.
+// startInto archives the session in res and writes data, bootstrapped from plan, in its place,
+// with the statuses the plan's commits show (unless the start is forced: a decision to do the
+// plan again); then it reports the fresh session, keeping the reasons the old one was replaced
+// for.
 func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	old := res.Session
-	actions, err := e.replace(old, plan, data)
+	w, tr := e.planWork(plan, data)
+	var then *statusChanges
+	if !planfile.ReadHeader(data).Forced {
+		final, recs, evs, err := reconcile(data, tr, plan, always)
+		if err == nil && len(recs) > 0 {
+			then = &statusChanges{final: final, events: evs}
+			w.Reconciled, w.Applied = recs, true
+		}
+	}
+	actions, err := e.replace(old, plan, data, then)
 	if err != nil {
 		return err
 	}
-	fresh, err := e.inspectBytes(e.SessionPath(), data)
+	written := data
+	if then != nil {
+		written = then.final
+	}
+	fresh, err := e.inspectBytes(e.SessionPath(), written)
 	if err != nil {
 		return err
 	}
 	fresh.StaleReasons, fresh.CorruptReasons = old.StaleReasons, old.CorruptReasons
-	res.Session, res.Actions = fresh, actions
+	res.Session, res.Actions, res.Work = fresh, actions, w
 	return nil
 }
 
@@ -326,15 +362,15 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 }
 
 // replace archives the existing session s, if any, and writes data, bootstrapped from plan, as
-// the user's session.
-func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
+// the user's session, with then's changes made on it when given.
+func (e *Env) replace(s *Session, plan string, data []byte, then *statusChanges) ([]Action, error) {
 	kind := "stale"
 	if s.State == StateCorrupt {
 		kind = "corrupt"
 	}
-	to, err := e.replaceSession(s.src, s.Exists, kind, s.Plan, data, func(string) journal.Event {
+	to, err := e.replaceSessionThen(s.src, s.Exists, kind, s.Plan, data, func(string) journal.Event {
 		return journal.Event{Type: journal.Bootstrap, Plan: plan}
-	})
+	}, then)
 	var actions []Action
 	if to != "" {
 		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})
