@@ -274,14 +274,15 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		a.field(w, "State", a.paint("yellow", "stale"+fate(r)))
 	case hydrate.StateAllComplete:
 		a.field(w, "State", a.paint("green", "all tasks complete"))
+		next := "Next"
 		if r.Work != nil && r.Work.SummaryNext {
 			a.field(w, "Next", "write the plan's SUMMARY: every task is done, and GSD's order is the task commits, then the SUMMARY, then STATE.md and ROADMAP.md")
-			return
+			next = "Then"
 		}
 		if r.NextPlan != "" {
-			a.field(w, "Next", r.NextPlan+" (gsd start "+r.NextPlan+")")
+			a.field(w, next, r.NextPlan+" (gsd start "+r.NextPlan+")")
 		} else {
-			a.field(w, "Next", "no further plan in this phase without a SUMMARY")
+			a.field(w, next, "no further plan in this phase without a SUMMARY")
 		}
 		return
 	}

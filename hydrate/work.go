@@ -2,6 +2,7 @@ package hydrate
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,20 +21,41 @@ import (
 // to the plan's tasks say where the work stands when the session's statuses do not.
 type Work struct {
 	Git   string     `json:"git"`             // which evidence git gave (Traces.Available)
-	Tasks []TaskWork `json:"tasks,omitempty"` // the tasks the commits show something of
+	Tasks []TaskWork `json:"tasks"` // the tasks the commits show something of
 	// Unmatched are commits of the plan that resemble none of its tasks: shown with the mark to
 	// run, never counted.
-	Unmatched []Commit `json:"unmatched,omitempty"`
+	Unmatched []Commit `json:"unmatched"`
 	// Reconciled are the statuses this command set from the commits (Applied), or would set
 	// (a run that writes nothing).
-	Reconciled []Reconciled `json:"reconciled,omitempty"`
+	Reconciled []Reconciled `json:"reconciled"`
 	Applied    bool         `json:"applied"`
 	// Uncommitted are files the plan names, changed and not committed: the resume task's first.
 	// Work interrupted mid-task: continue it, do not restart it or discard them.
-	Uncommitted []string `json:"uncommitted,omitempty"`
+	Uncommitted []string `json:"uncommitted"`
 	// SummaryNext says every task is done and the plan has no SUMMARY: writing it comes next
 	// (GSD's order: task commits, the SUMMARY, then STATE.md and ROADMAP.md).
 	SummaryNext bool `json:"summaryNext"`
+}
+
+// MarshalJSON writes every list, empty ones as [] (the --json convention: nothing left out).
+func (w Work) MarshalJSON() ([]byte, error) {
+	type plain Work
+	p := plain(w)
+	for _, l := range []*[]Commit{&p.Unmatched} {
+		if *l == nil {
+			*l = []Commit{}
+		}
+	}
+	if p.Tasks == nil {
+		p.Tasks = []TaskWork{}
+	}
+	if p.Reconciled == nil {
+		p.Reconciled = []Reconciled{}
+	}
+	if p.Uncommitted == nil {
+		p.Uncommitted = []string{}
+	}
+	return json.Marshal(p)
 }
 
 // Commit is a commit as gsd reports it.

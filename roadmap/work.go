@@ -118,12 +118,21 @@ func filesOf(text string) []string {
 	}) {
 		f = strings.Trim(f, "`*\"'[]-:")
 		f = strings.TrimPrefix(f, "./")
-		if f == "" || !strings.ContainsAny(f, "/.") || len(out) == maxTaskFiles {
+		if !looksLikePath(f) || len(out) == maxTaskFiles {
 			continue
 		}
 		out = append(out, strings.TrimSuffix(f, "/"))
 	}
 	return out
+}
+
+// looksLikePath says whether a word of <files> is a path: it has a '.' (an extension), or a '/'
+// between names of more than one character ("src/app", not "N/A").
+func looksLikePath(f string) bool {
+	if strings.Contains(f, ".") {
+		return true
+	}
+	return strings.Contains(f, "/") && slices.ContainsFunc(strings.Split(f, "/"), func(s string) bool { return len(s) > 1 })
 }
 
 // TaskWork is how far the commits show a task done.
