@@ -20,7 +20,7 @@ import (
 // task when it is done ("feat(02-02): ..."), and rarely runs gsd mark-*; so the commits matched
 // to the plan's tasks say where the work stands when the session's statuses do not.
 type Work struct {
-	Git   string     `json:"git"`             // which evidence git gave (Traces.Available)
+	Git   string     `json:"git"`   // which evidence git gave (Traces.Available)
 	Tasks []TaskWork `json:"tasks"` // the tasks the commits show something of
 	// Unmatched are commits of the plan that resemble none of its tasks: shown with the mark to
 	// run, never counted.
@@ -65,7 +65,9 @@ type Commit struct {
 	Time    time.Time `json:"time"`
 }
 
-func commitOf(c trace.Commit) Commit { return Commit{Hash: c.Short(), Subject: c.Subject, Time: c.Time} }
+func commitOf(c trace.Commit) Commit {
+	return Commit{Hash: c.Short(), Subject: c.Subject, Time: c.Time}
+}
 
 // TaskWork is what the commits show of one task.
 type TaskWork struct {

@@ -57,10 +57,10 @@ func TestPlanCommitsAndTasks(t *testing.T) {
 	plans := plansOf(t, apiDir, "02-01-PLAN.md*", "02-02-PLAN.md", "02-03-PLAN.md")
 	pl := plans[1]
 	for _, c := range []struct {
-		name  string
-		log   []string
-		done  int   // Tracing.Done
-		works []TaskWork
+		name      string
+		log       []string
+		done      int // Tracing.Done
+		works     []TaskWork
 		unmatched int
 	}{
 		{"one commit a task", []string{
