@@ -122,25 +122,60 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	return p, p.settle(idx)
 }
 
-// choose picks the milestone, the phase and the plan, by the first rule that applies.
+// choose picks the milestone, the phase and the plan, by the first rule that applies: STATE.md's
+// phase (rules a and b), else the roadmap's order (c and d), else the milestone is finished.
 func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
 	p := &Position{Scope: ScopeOf(idx.planningDir), PlanningDir: idx.planningDir, Roadmap: rm, Declared: decl}
-	rmPath := roadmapPath(rm, idx.planningDir)
+	p.scopeEvidence(idx.fsys)
+
+	m, byState := rm.currentMilestone(decl.Phase)
+	// The index tells whose phase a number's directories are by the roadmap and its current
+	// milestone (see dirIndex.scope), and which phases STATE.md closed (closedByState).
+	idx.rm, idx.current, idx.stateComplete = rm, m, decl.Completed
+	p.milestonePhases(idx, m, byState)
+	if err := p.parkBacklog(idx); err != nil {
+		return nil, err
+	}
+
+	decided, stateIgnored, err := p.stateRules(idx)
+	if err == nil && !decided {
+		decided, err = p.orderRules(idx, stateIgnored)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !decided {
+		p.Rule = RuleFinished
+		p.evidence("phase", roadmapPath(rm, idx.planningDir), 0, "every phase of the milestone is finished")
+		p.Confidence = ConfidenceHigh
+		if stateIgnored {
+			p.Confidence = ConfidenceMedium
+		}
+	}
+	return p, nil
+}
+
+// scopeEvidence says why the position is a workstream's (GSD_WORKSTREAM, and the
+// active-workstream pointer when it names the same one), and in the root, why the pointer
+// naming a workstream was overruled: it was left behind (see staleWorkstream).
+func (p *Position) scopeEvidence(fsys fs.FS) {
 	if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
 		file, line := "", 0 // named by GSD_WORKSTREAM
-		if named, err := activeWorkstream(idx.fsys); err == nil && named == ws {
+		if named, err := activeWorkstream(fsys); err == nil && named == ws {
 			file, line = activeWorkstreamFile, 1
 		}
 		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
-	} else if named, err := activeWorkstream(idx.fsys); err == nil && named != "" {
-		if why, stale := staleWorkstream(idx.fsys, named); stale {
+	} else if named, err := activeWorkstream(fsys); err == nil && named != "" {
+		if why, stale := staleWorkstream(fsys, named); stale {
 			p.evidence("scope", activeWorkstreamFile, 1, why)
 		}
 	}
+}
 
-	// The current milestone and its phases.
-	m, byState := rm.currentMilestone(decl.Phase)
-	idx.rm, idx.current, idx.stateComplete = rm, m, decl.Completed
+// milestonePhases takes milestone m of the roadmap (-1 for none) as the current one, and its
+// phases in listed order; byState says STATE.md's phase chose it (see currentMilestone).
+func (p *Position) milestonePhases(idx *dirIndex, m int, byState bool) {
+	rm, decl := p.Roadmap, p.Declared
 	if m >= 0 {
 		p.Milestone = &rm.Milestones[m]
 		if byState {
@@ -155,7 +190,7 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			if p.Milestone.StatusText != "" {
 				says = p.Milestone.StatusText
 			}
-			p.evidence("milestone", rmPath, line, says)
+			p.evidence("milestone", roadmapPath(rm, idx.planningDir), line, says)
 		}
 		p.Phases = rm.Listed(m)
 		// Phases no milestone claims belong to the current one: a roadmap's milestone
@@ -172,12 +207,61 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 			p.Phases = append(p.Phases, Entry{Num: d.Num, Name: d.Name, Milestone: -1})
 		}
 	}
-	// Backlog items (999.x) are parked ideas, not work of the milestone: never current, never
-	// counted, wherever the roadmap lists them; until someone executes one (executing reports
-	// STATE.md's), which is then the work in hand.
-	executing, err := executingBacklog(rm, decl, idx)
+}
+
+// currentMilestone picks the milestone work is in: the first one marked in progress; else the
+// one not shipped that lists declared, STATE.md's phase (byState); else the first not shipped;
+// else (every one shipped, work inserted afterwards) the last. Only milestones with phases
+// count. -1 when the roadmap names none.
+func (r *Roadmap) currentMilestone(declared string) (m int, byState bool) {
+	if r == nil {
+		return -1, false
+	}
+	for i := range r.Milestones {
+		if len(r.Milestones[i].Phases) > 0 && r.Milestones[i].Status == StatusInProgress {
+			return i, false
+		}
+	}
+	if n, ok := ParsePhaseNum(declared); ok {
+		for i := range r.Milestones {
+			if !r.Milestones[i].Shipped() && slices.ContainsFunc(r.Milestones[i].Phases, n.Equal) {
+				return i, true
+			}
+		}
+	}
+	last := -1
+	for i := range r.Milestones {
+		if len(r.Milestones[i].Phases) == 0 {
+			continue
+		}
+		if !r.Milestones[i].Shipped() {
+			return i, false
+		}
+		// Every one shipped: the newest, by version where both give one ("v2.0" listed above
+		// "v1.0"), else the one listed last.
+		if last < 0 {
+			last = i
+		} else if a, b := r.Milestones[i].key, r.Milestones[last].key; !versionKeys(a, b) || compareVersions(a, b) >= 0 {
+			last = i
+		}
+	}
+	return last, false
+}
+
+// versionKeys reports whether both milestone keys are versions ("v2.0", "v1.10").
+func versionKeys(a, b string) bool {
+	v := func(k string) bool { return len(k) > 1 && k[0] == 'v' && isDigit(k[1]) }
+	return v(a) && v(b)
+}
+
+// parkBacklog leaves the backlog out of the milestone's phases. Backlog items (999.x) are
+// parked ideas, not work of the milestone: never current, never counted, wherever the roadmap
+// lists them; until someone executes one (executing reports STATE.md's), which is then the
+// work in hand.
+func (p *Position) parkBacklog(idx *dirIndex) error {
+	executing, err := executingBacklog(p.Roadmap, p.Declared, idx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	backlog := func(e Entry) bool { return e.Num.Backlog() && !e.Num.Equal(executing.Num) }
 	if slices.ContainsFunc(p.Phases, backlog) {
@@ -186,148 +270,128 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	if !executing.Num.IsZero() && !slices.ContainsFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(executing.Num) }) {
 		p.Phases = append(slices.Clip(p.Phases), executing)
 	}
+	return nil
+}
 
-	inMilestone := func(n PhaseNum) int {
-		return slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(n) })
+// executingBacklog is the backlog phase (999.x) STATE.md says is being executed, with an
+// unfinished plan and work begun (a finished plan, or STATE.md's line saying it executes); the
+// zero Entry when there is none. A backlog phase is parked only until someone executes it.
+func executingBacklog(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (Entry, error) {
+	n, ok := declaredNum(decl)
+	if !ok || !n.Backlog() {
+		return Entry{}, nil
 	}
-	choose := func(i int, rule Rule) error {
-		e := p.Phases[i]
-		ph, err := idx.phase(e)
-		if err != nil {
-			return err
-		}
-		if e.Name != "" {
-			ph.Name = e.Name
-		}
-		p.Phase, p.Rule = &ph, rule
-		for _, pl := range ph.Plans {
-			if !pl.Done() {
-				p.Active = &pl
-				p.evidence("plan", pl.Path, 0, fmt.Sprintf("the first plan of phase %s without its SUMMARY", e.Num))
-				return nil
+	e := Entry{Num: n, Milestone: -1}
+	if rm != nil {
+		for _, r := range rm.Phases {
+			if r.Num.Equal(n) {
+				e = r
+				break
 			}
 		}
-		p.NeedsPlanning = true
-		where, line := ph.Dir, 0
-		if where == "" {
-			where, line = rmPath, e.Line
+	}
+	ph, err := idx.phase(e)
+	if err != nil {
+		return Entry{}, err
+	}
+	begun, open := false, false
+	for _, pl := range ph.Plans {
+		if pl.Done() {
+			begun = true
+		} else {
+			open = true
 		}
-		p.evidence("plan", where, line, fmt.Sprintf("phase %s has no plan file yet: it needs planning", e.Num))
-		return nil
+	}
+	text := strings.ToLower(decl.PhaseText)
+	if strings.Contains(text, "execut") || strings.Contains(text, "in progress") {
+		begun = true
+	}
+	if !begun || !open {
+		return Entry{}, nil
+	}
+	return e, nil
+}
+
+// stateRules applies the rules on STATE.md's phase:
+//
+//	a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk, unless
+//	   later work contradicts it (followState);
+//	b. after it, when it is finished, the next unfinished phase in listed order.
+//
+// A finished STATE.md phase with no unfinished phase after it decides only when STATE.md also
+// calls the milestone finished. decided is false when the roadmap's order is to decide, and
+// stateIgnored true when STATE.md names a phase the milestone does not have.
+func (p *Position) stateRules(idx *dirIndex) (decided, stateIgnored bool, err error) {
+	decl := p.Declared
+	n, ok := declaredNum(decl)
+	if !ok {
+		return false, false, nil
 	}
 	statePath := path.Join(idx.planningDir, "STATE.md")
-
-	// a. STATE.md's phase, when it is a phase of the milestone and unfinished on disk, unless
-	//    later work contradicts it;
-	// b. after it, when it is finished, the next unfinished phase in listed order.
-	stateIgnored := false
-	if n, ok := declaredNum(decl); ok {
-		i := inMilestone(n)
-		switch {
-		case i < 0:
-			stateIgnored = true
-			p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("names phase %s, which is not a phase of the current milestone; not followed", n))
-		default:
-			done, why, err := idx.finished(p.Phases[i])
-			if err != nil {
-				return nil, err
-			}
-			if !done {
-				closed, err := idx.closedByState(p.Phases[i])
-				if err != nil {
-					return nil, err
-				}
-				if closed {
-					done, why = true, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan", n)
-				}
-			}
-			if !done {
-				return p, p.followState(idx, i, statePath, choose)
-			}
-			j, err := idx.nextOpen(p.Phases, i)
-			if err != nil {
-				return nil, err
-			}
-			if j >= 0 {
-				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s", textfmt.Quote(decl.PhaseText), n, why))
-				for _, e := range p.Phases[i+1 : j] {
-					if closed, err := idx.closedByState(e); err == nil && closed {
-						p.evidence("phase", statePath, 0, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan: closed", e.Num))
-					}
-				}
-				p.evidence("phase", rmPath, p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
-				p.Confidence = ConfidenceHigh
-				return p, p.pick(idx, j, RuleAfterFinished, choose)
-			}
-			// STATE.md's phase is finished and no phase after it is open. When STATE.md also
-			// says the milestone is finished, the latest work finished it: an unfinished phase
-			// before it is a leftover, the other reading. Otherwise the rules below find the
-			// phase still open, and STATE.md's word is that reading's alternative.
-			if decl.MilestoneDone {
-				p.Rule, p.Confidence = RuleFinished, ConfidenceHigh
-				p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s, no phase after it is unfinished, and STATE.md calls the milestone finished", textfmt.Quote(decl.PhaseText), n, why))
-				for k := 0; k < i; k++ {
-					closed, err := idx.closed(p.Phases[k])
-					if err != nil {
-						return nil, err
-					}
-					if !closed && !p.Phases[k].Num.Backlog() {
-						if err := p.alternative(idx, reading{at: k, why: fmt.Sprintf("phase %s, before STATE.md's finished phase %s, is unfinished", p.Phases[k].Num, n)}); err != nil {
-							return nil, err
-						}
-						break
-					}
-				}
-				return p, nil
-			}
+	i := slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(n) })
+	if i < 0 {
+		p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("names phase %s, which is not a phase of the current milestone; not followed", n))
+		return false, true, nil
+	}
+	done, why, err := idx.finished(p.Phases[i])
+	if err != nil {
+		return false, false, err
+	}
+	if !done {
+		closed, err := idx.closedByState(p.Phases[i])
+		if err != nil {
+			return false, false, err
+		}
+		if closed {
+			done, why = true, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan", n)
 		}
 	}
-
-	// c. the first unfinished phase the roadmap marks in progress; d. the first unfinished one.
-	for _, rule := range []Rule{RuleInProgress, RuleFirstOpen} {
-		for i, e := range p.Phases {
-			if rule == RuleInProgress && e.Status != StatusInProgress {
-				continue
+	if !done {
+		return true, false, p.followState(idx, i, statePath)
+	}
+	j, err := idx.nextOpen(p.Phases, i)
+	if err != nil {
+		return false, false, err
+	}
+	if j >= 0 {
+		p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s", textfmt.Quote(decl.PhaseText), n, why))
+		for _, e := range p.Phases[i+1 : j] {
+			if closed, err := idx.closedByState(e); err == nil && closed {
+				p.evidence("phase", statePath, 0, fmt.Sprintf("STATE.md calls phase %s complete and it has no plan: closed", e.Num))
 			}
-			closed, err := idx.closed(e)
-			if err != nil {
-				return nil, err
+		}
+		p.evidence("phase", roadmapPath(p.Roadmap, idx.planningDir), p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
+		p.Confidence = ConfidenceHigh
+		return true, false, p.pick(idx, j, RuleAfterFinished)
+	}
+	// STATE.md's phase is finished and no phase after it is open. When STATE.md also says the
+	// milestone is finished, the latest work finished it: an unfinished phase before it is a
+	// leftover, the other reading. Otherwise the rules of the roadmap's order find the phase
+	// still open, and STATE.md's word is that reading's alternative.
+	if !decl.MilestoneDone {
+		return false, false, nil
+	}
+	p.Rule, p.Confidence = RuleFinished, ConfidenceHigh
+	p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s, no phase after it is unfinished, and STATE.md calls the milestone finished", textfmt.Quote(decl.PhaseText), n, why))
+	for k := 0; k < i; k++ {
+		closed, err := idx.closed(p.Phases[k])
+		if err != nil {
+			return false, false, err
+		}
+		if !closed && !p.Phases[k].Num.Backlog() {
+			if err := p.alternative(idx, reading{at: k, why: fmt.Sprintf("phase %s, before STATE.md's finished phase %s, is unfinished", p.Phases[k].Num, n)}); err != nil {
+				return false, false, err
 			}
-			if closed {
-				continue
-			}
-			says := fmt.Sprintf("phase %s is the first unfinished phase in the roadmap's order", e.Num)
-			if rule == RuleInProgress {
-				says = fmt.Sprintf("phase %s is marked in progress and is unfinished", e.Num)
-			}
-			if e.Line == 0 {
-				p.evidence("phase", path.Join(idx.planningDir, "phases"), 0, says)
-			} else {
-				p.evidence("phase", rmPath, e.Line, says)
-			}
-			// Without STATE.md's word, the order of the roadmap decides.
-			p.Confidence = ConfidenceHigh
-			if stateIgnored {
-				p.Confidence = ConfidenceLow
-			} else if _, ok := declaredNum(decl); !ok && rule == RuleFirstOpen {
-				p.Confidence = ConfidenceMedium
-			}
-			return p, p.pick(idx, i, rule, choose)
+			break
 		}
 	}
-	p.Rule = RuleFinished
-	p.evidence("phase", rmPath, 0, "every phase of the milestone is finished")
-	p.Confidence = ConfidenceHigh
-	if stateIgnored {
-		p.Confidence = ConfidenceMedium
-	}
-	return p, nil
+	return true, false, nil
 }
 
 // followState takes STATE.md's phase, phases[i], unfinished on disk, unless later work
 // contradicts it: past it, a later phase has finished plans, and STATE.md does not date itself
 // after that work. A plan executed but never summarised does not pin a project to the past.
-func (p *Position) followState(idx *dirIndex, i int, statePath string, choose func(int, Rule) error) error {
+func (p *Position) followState(idx *dirIndex, i int, statePath string) error {
 	decl, n := p.Declared, p.Phases[i].Num
 	stated := Evidence{Decision: "phase", File: statePath, Line: decl.PhaseLine, Says: fmt.Sprintf("%s names phase %s, unfinished on disk", textfmt.Quote(decl.PhaseText), n)}
 	k, err := idx.laterWork(p.Phases, i)
@@ -336,7 +400,7 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 	}
 	if k < 0 {
 		p.Evidence = append(p.Evidence, stated)
-		if err := choose(i, RuleState); err != nil {
+		if err := p.take(idx, i, RuleState); err != nil {
 			return err
 		}
 		p.Confidence = ConfidenceHigh
@@ -367,7 +431,7 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 		// STATE.md was written after that work: someone went back to its phase.
 		p.Evidence = append(p.Evidence, stated)
 		p.Evidence = append(p.Evidence, dated...)
-		if err := choose(i, RuleState); err != nil {
+		if err := p.take(idx, i, RuleState); err != nil {
 			return err
 		}
 		p.Confidence = ConfidenceMedium
@@ -389,30 +453,62 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string, choose fu
 		p.evidence("phase", idx.planningDir, 0, moved+"; every phase after it is finished")
 	} else {
 		p.evidence("phase", roadmapPath(p.Roadmap, idx.planningDir), p.Phases[later].Line, moved)
-		if err := choose(later, RuleLaterWork); err != nil {
+		if err := p.take(idx, later, RuleLaterWork); err != nil {
 			return err
 		}
 	}
 	return p.alternative(idx, reading{at: i, why: fmt.Sprintf("STATE.md names phase %s, which is unfinished on disk", n), ev: []Evidence{stated}})
 }
 
-// recentPhases is how many phases before the current one settle looks back at: the recent
-// past, where a leftover says the reading may be wrong; older leftovers are history. One phase:
-// on 52 projects read by a person, looking back three agreed with their confidence no more
-// often, and read two more directories on every command.
-const recentPhases = 1
+// orderRules applies the rules on the roadmap's order: c. the first unfinished phase the roadmap
+// marks in progress; d. the first unfinished one. decided is false when every phase of the
+// milestone is finished. stateIgnored says STATE.md named a phase the milestone does not have.
+func (p *Position) orderRules(idx *dirIndex, stateIgnored bool) (decided bool, err error) {
+	for _, rule := range []Rule{RuleInProgress, RuleFirstOpen} {
+		for i, e := range p.Phases {
+			if rule == RuleInProgress && e.Status != StatusInProgress {
+				continue
+			}
+			closed, err := idx.closed(e)
+			if err != nil {
+				return false, err
+			}
+			if closed {
+				continue
+			}
+			says := fmt.Sprintf("phase %s is the first unfinished phase in the roadmap's order", e.Num)
+			if rule == RuleInProgress {
+				says = fmt.Sprintf("phase %s is marked in progress and is unfinished", e.Num)
+			}
+			if e.Line == 0 {
+				p.evidence("phase", path.Join(idx.planningDir, "phases"), 0, says)
+			} else {
+				p.evidence("phase", roadmapPath(p.Roadmap, idx.planningDir), e.Line, says)
+			}
+			// Without STATE.md's word, the order of the roadmap decides.
+			p.Confidence = ConfidenceHigh
+			if stateIgnored {
+				p.Confidence = ConfidenceLow
+			} else if _, ok := declaredNum(p.Declared); !ok && rule == RuleFirstOpen {
+				p.Confidence = ConfidenceMedium
+			}
+			return true, p.pick(idx, i, rule)
+		}
+	}
+	return false, nil
+}
 
 // pick takes phases[j], which rule chose, unless the work has moved past it: a later phase
 // has finished plans, and j was started (a plan of it has its SUMMARY) and left with plans
 // open, which do not pin the project to the past. A j never started is work done out of order:
 // it stays, and the later work is another reading.
-func (p *Position) pick(idx *dirIndex, j int, rule Rule, choose func(int, Rule) error) error {
+func (p *Position) pick(idx *dirIndex, j int, rule Rule) error {
 	k, err := idx.laterWork(p.Phases, j)
 	if err != nil || k < 0 {
 		if err != nil {
 			return err
 		}
-		return choose(j, rule)
+		return p.take(idx, j, rule)
 	}
 	later, err := idx.laterReading(p.Phases, k)
 	if err != nil {
@@ -425,7 +521,7 @@ func (p *Position) pick(idx *dirIndex, j int, rule Rule, choose func(int, Rule) 
 	started := slices.ContainsFunc(ph.Plans, Plan.Done)
 	cur, last := p.Phases[j].Num, p.Phases[k].Num
 	if !started {
-		if err := choose(j, rule); err != nil {
+		if err := p.take(idx, j, rule); err != nil {
 			return err
 		}
 		return p.alternative(idx, reading{at: later, why: fmt.Sprintf("phase %s, after phase %s in the roadmap's order, has finished plans: the latest work may lead there", last, cur)})
@@ -437,7 +533,7 @@ func (p *Position) pick(idx *dirIndex, j int, rule Rule, choose func(int, Rule) 
 		p.evidence("phase", rmPath, p.Phases[k].Line, moved+"; every phase after it is finished")
 	} else {
 		p.evidence("phase", rmPath, p.Phases[later].Line, moved)
-		if err := choose(later, RuleLaterWork); err != nil {
+		if err := p.take(idx, later, RuleLaterWork); err != nil {
 			return err
 		}
 	}
@@ -446,6 +542,40 @@ func (p *Position) pick(idx *dirIndex, j int, rule Rule, choose func(int, Rule) 
 	}
 	return p.alternative(idx, reading{at: j, why: fmt.Sprintf("phase %s, %s by rule %s, still has plans without their SUMMARY", cur, "chosen", rule)})
 }
+
+// take makes phases[i] the current phase, as rule chose it, and its first plan without a
+// SUMMARY the active plan; with no plan file, the phase needs planning.
+func (p *Position) take(idx *dirIndex, i int, rule Rule) error {
+	e := p.Phases[i]
+	ph, err := idx.phase(e)
+	if err != nil {
+		return err
+	}
+	if e.Name != "" {
+		ph.Name = e.Name
+	}
+	p.Phase, p.Rule = &ph, rule
+	for _, pl := range ph.Plans {
+		if !pl.Done() {
+			p.Active = &pl
+			p.evidence("plan", pl.Path, 0, fmt.Sprintf("the first plan of phase %s without its SUMMARY", e.Num))
+			return nil
+		}
+	}
+	p.NeedsPlanning = true
+	where, line := ph.Dir, 0
+	if where == "" {
+		where, line = roadmapPath(p.Roadmap, idx.planningDir), e.Line
+	}
+	p.evidence("plan", where, line, fmt.Sprintf("phase %s has no plan file yet: it needs planning", e.Num))
+	return nil
+}
+
+// recentPhases is how many phases before the current one settle looks back at: the recent
+// past, where a leftover says the reading may be wrong; older leftovers are history. One phase:
+// on 52 projects read by a person, looking back three agreed with their confidence no more
+// often, and read two more directories on every command.
+const recentPhases = 1
 
 // settle weighs what the rule that chose the position leaves open, and lowers its confidence
 // to medium when a person would see another reading: a phase was chosen with no roadmap
@@ -500,92 +630,8 @@ func (p *Position) settle(idx *dirIndex) error {
 	return nil
 }
 
-// executingBacklog is the backlog phase (999.x) STATE.md says is being executed, with an
-// unfinished plan and work begun (a finished plan, or STATE.md's line saying it executes); the
-// zero Entry when there is none. A backlog phase is parked only until someone executes it.
-func executingBacklog(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (Entry, error) {
-	n, ok := declaredNum(decl)
-	if !ok || !n.Backlog() {
-		return Entry{}, nil
-	}
-	e := Entry{Num: n, Milestone: -1}
-	if rm != nil {
-		for _, r := range rm.Phases {
-			if r.Num.Equal(n) {
-				e = r
-				break
-			}
-		}
-	}
-	ph, err := idx.phase(e)
-	if err != nil {
-		return Entry{}, err
-	}
-	begun, open := false, false
-	for _, pl := range ph.Plans {
-		if pl.Done() {
-			begun = true
-		} else {
-			open = true
-		}
-	}
-	text := strings.ToLower(decl.PhaseText)
-	if strings.Contains(text, "execut") || strings.Contains(text, "in progress") {
-		begun = true
-	}
-	if !begun || !open {
-		return Entry{}, nil
-	}
-	return e, nil
-}
-
 func (p *Position) evidence(decision, file string, line int, says string) {
 	p.Evidence = append(p.Evidence, Evidence{Decision: decision, File: file, Line: line, Says: says})
-}
-
-// currentMilestone picks the milestone work is in: the first one marked in progress; else the
-// one not shipped that lists declared, STATE.md's phase (byState); else the first not shipped;
-// else (every one shipped, work inserted afterwards) the last. Only milestones with phases
-// count. -1 when the roadmap names none.
-func (r *Roadmap) currentMilestone(declared string) (m int, byState bool) {
-	if r == nil {
-		return -1, false
-	}
-	for i := range r.Milestones {
-		if len(r.Milestones[i].Phases) > 0 && r.Milestones[i].Status == StatusInProgress {
-			return i, false
-		}
-	}
-	if n, ok := ParsePhaseNum(declared); ok {
-		for i := range r.Milestones {
-			if !r.Milestones[i].Shipped() && slices.ContainsFunc(r.Milestones[i].Phases, n.Equal) {
-				return i, true
-			}
-		}
-	}
-	last := -1
-	for i := range r.Milestones {
-		if len(r.Milestones[i].Phases) == 0 {
-			continue
-		}
-		if !r.Milestones[i].Shipped() {
-			return i, false
-		}
-		// Every one shipped: the newest, by version where both give one ("v2.0" listed above
-		// "v1.0"), else the one listed last.
-		if last < 0 {
-			last = i
-		} else if a, b := r.Milestones[i].key, r.Milestones[last].key; !versionKeys(a, b) || compareVersions(a, b) >= 0 {
-			last = i
-		}
-	}
-	return last, false
-}
-
-// versionKeys reports whether both milestone keys are versions ("v2.0", "v1.10").
-func versionKeys(a, b string) bool {
-	v := func(k string) bool { return len(k) > 1 && k[0] == 'v' && isDigit(k[1]) }
-	return v(a) && v(b)
 }
 
 // finished reports whether phase e is finished as progress counts it (derivedStatus): every
