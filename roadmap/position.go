@@ -147,7 +147,6 @@ func choose(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error
 	if !decided {
 		p.Rule = RuleFinished
 		p.evidence("phase", roadmapPath(rm, idx.planningDir), 0, "every phase of the milestone is finished")
-		p.Confidence = ConfidenceHigh
 		if stateIgnored {
 			p.Confidence = ConfidenceMedium
 		}
@@ -361,7 +360,6 @@ func (p *Position) stateRules(idx *dirIndex) (decided, stateIgnored bool, err er
 			}
 		}
 		p.evidence("phase", roadmapPath(p.Roadmap, idx.planningDir), p.Phases[j].Line, fmt.Sprintf("phase %s is the next unfinished phase in the roadmap's order", p.Phases[j].Num))
-		p.Confidence = ConfidenceHigh
 		return true, false, p.pick(idx, j, RuleAfterFinished)
 	}
 	// STATE.md's phase is finished and no phase after it is open. When STATE.md also says the
@@ -371,7 +369,7 @@ func (p *Position) stateRules(idx *dirIndex) (decided, stateIgnored bool, err er
 	if !decl.MilestoneDone {
 		return false, false, nil
 	}
-	p.Rule, p.Confidence = RuleFinished, ConfidenceHigh
+	p.Rule = RuleFinished
 	p.evidence("phase", statePath, decl.PhaseLine, fmt.Sprintf("%s names phase %s, but %s, no phase after it is unfinished, and STATE.md calls the milestone finished", textfmt.Quote(decl.PhaseText), n, why))
 	for k := 0; k < i; k++ {
 		closed, err := idx.closed(p.Phases[k])
@@ -403,7 +401,6 @@ func (p *Position) followState(idx *dirIndex, i int, statePath string) error {
 		if err := p.take(idx, i, RuleState); err != nil {
 			return err
 		}
-		p.Confidence = ConfidenceHigh
 		if decl.PhaseComplete {
 			// STATE.md runs ahead of the disk: it calls the phase complete before the last
 			// SUMMARY has landed.
@@ -485,8 +482,8 @@ func (p *Position) orderRules(idx *dirIndex, stateIgnored bool) (decided bool, e
 			} else {
 				p.evidence("phase", roadmapPath(p.Roadmap, idx.planningDir), e.Line, says)
 			}
-			// Without STATE.md's word, the order of the roadmap decides.
-			p.Confidence = ConfidenceHigh
+			// Without STATE.md's word the order of the roadmap decides, and less surely when
+			// STATE.md named another phase, or none and no phase is marked in progress.
 			if stateIgnored {
 				p.Confidence = ConfidenceLow
 			} else if _, ok := declaredNum(p.Declared); !ok && rule == RuleFirstOpen {
@@ -537,9 +534,7 @@ func (p *Position) pick(idx *dirIndex, j int, rule Rule) error {
 			return err
 		}
 	}
-	if p.Confidence == ConfidenceHigh {
-		p.Confidence = ConfidenceMedium
-	}
+	p.doubt()
 	return p.alternative(idx, reading{at: j, why: fmt.Sprintf("phase %s, %s by rule %s, still has plans without their SUMMARY", cur, "chosen", rule)})
 }
 
@@ -577,12 +572,14 @@ func (p *Position) take(idx *dirIndex, i int, rule Rule) error {
 // often, and read two more directories on every command.
 const recentPhases = 1
 
-// settle weighs what the rule that chose the position leaves open, and lowers its confidence
-// to medium when a person would see another reading: a phase was chosen with no roadmap
-// (STATE.md and the disk alone); the active-workstream pointer was overruled; STATE.md's phase is finished on
-// disk and STATE.md neither says so nor names the phase chosen next (it lags); a phase just
-// before the current one is called complete by the roadmap while a plan of it has no SUMMARY
-// (that plan is another reading); or the rule found other readings already.
+// settle weighs how sure the position is. The rules set a confidence only where what they rest
+// on is weaker than agreement (STATE.md contradicted by later work, or naming a phase the
+// milestone does not have, or none); every other position is high, which settle lowers to
+// medium when a person would see another reading: a phase was chosen with no roadmap (STATE.md
+// and the disk alone); the active-workstream pointer was overruled; STATE.md's phase is
+// finished on disk and STATE.md neither says so nor names the phase chosen next (it lags); a
+// phase just before the current one is called complete by the roadmap while a plan of it has no
+// SUMMARY (that plan is another reading); or the rule found other readings already.
 func (p *Position) settle(idx *dirIndex) error {
 	if p.Confidence == "" {
 		p.Confidence = ConfidenceHigh
@@ -624,10 +621,18 @@ func (p *Position) settle(idx *dirIndex) error {
 			break
 		}
 	}
-	if (unsure || len(p.Alternatives) > 0) && p.Confidence == ConfidenceHigh {
-		p.Confidence = ConfidenceMedium
+	if unsure || len(p.Alternatives) > 0 {
+		p.doubt()
 	}
 	return nil
+}
+
+// doubt lowers a high confidence to medium: a person could defend another reading. A confidence
+// no rule has set yet is high (see settle); low stays low.
+func (p *Position) doubt() {
+	if p.Confidence == "" || p.Confidence == ConfidenceHigh {
+		p.Confidence = ConfidenceMedium
+	}
 }
 
 func (p *Position) evidence(decision, file string, line int, says string) {
