@@ -260,7 +260,11 @@ func nestedName(stem string, toks []string, offs []int) (kind fileKind, key plan
 		return kindOther, planKey{}, "", true
 	}
 	if fixed {
-		return kind, planKey{num: n, fix: toks[0]}, stem[:offs[2]-1], true
+		end := len(stem) // FIX-01.md: the whole name is the id
+		if len(toks) > 2 {
+			end = offs[2] - 1 // FIX-01-slug.md, FIX-01-SUMMARY.md
+		}
+		return kind, planKey{num: n, fix: toks[0]}, stem[:end], true
 	}
 	return kind, planKey{num: n}, toks[1], true
 }
