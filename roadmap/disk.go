@@ -226,6 +226,32 @@ func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 	return phaseDirsIn(fsys, path.Join(planningDir, "phases"))
 }
 
+// ArchivedPhaseDirs lists the phase directories under <planningDir>/milestones/*-phases/
+// ("milestones/v1.7-phases/54-polish"), in numeric order.
+func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
+	root := path.Join(planningDir, "milestones")
+	ents, err := fs.ReadDir(fsys, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Phase
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-phases") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub, err := phaseDirsIn(fsys, path.Join(root, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub...)
+	}
+	sortPhases(out)
+	return out, nil
+}
+
 // phaseDirsIn lists the phase directories in dir, in numeric order. A listing gives names only
 // (see listDir): an entry named like a phase that turns out to be a file is dropped when it is
 // scanned.

@@ -116,86 +116,11 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	rmPath := roadmapPath(rm, planningDir)
 	if rm == nil {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
-	} else {
-		// The milestone the roadmap says is current, else the roadmap's title when it names the
-		// version STATE.md's frontmatter gives ("Foglet BBS v2.1 Hardening"), else that
-		// milestone (GSD's tools keep it), else the title.
-		p.Milestone = rm.Title
-		if pos.Milestone != nil {
-			p.Milestone = pos.Milestone.Name
-		} else if v, _, _ := strings.Cut(pos.Declared.Milestone, " "); v != "" && !strings.Contains(strings.ToLower(rm.Title), strings.ToLower(v)) {
-			p.Milestone = pos.Declared.Milestone
-		}
-		p.Problems = append(p.Problems, rm.Problems...)
-		if len(rm.Phases) == 0 {
-			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
-		}
-		p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
-		for _, e := range rm.Phases {
-			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped()
-			p.Phases = append(p.Phases, PhaseInfo{
-				Phase:         Phase{Num: e.Num, Name: e.Name},
-				RoadmapStatus: e.Status,
-				Line:          e.Line,
-				InRoadmap:     true,
-				Shipped:       shipped,
-				Entry:         e,
-			})
-			if e.shared {
-				// Two milestones list the number: each phase has only its own directories (see
-				// dirIndex.scope), and the loop below leaves the number alone.
-				de, err := idx.entry(e.Num, idx.scope(e), e)
-				if err != nil {
-					return nil, err
-				}
-				if len(de.dirs) > 0 {
-					p.Phases[len(p.Phases)-1].withDirs(de)
-				}
-				if de.others != nil {
-					p.Phases = append(p.Phases, PhaseInfo{Phase: Phase{Num: e.Num}})
-					p.Phases[len(p.Phases)-1].withDirs(de.others)
-				}
-			}
-		}
+	} else if err := p.roadmapRows(rmPath); err != nil {
+		return nil, err
 	}
-
-	live := len(idx.phases())
-	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
-		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
-		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(planningDir, "phases")) {
-			// An archived directory whose number the roadmap does not list, or lists with its
-			// directory under phases/: each milestone's archive holds its own phase of the
-			// number (the numbers restart), one row each.
-			if err := p.addArchived(d); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
-			continue // every directory of that number is already in
-		}
-		owner := Entry{Milestone: -1}
-		if found && p.Phases[i].InRoadmap {
-			owner = p.Phases[i].Entry
-		}
-		e, err := idx.entry(d.Num, dirScope{}, owner)
-		if err != nil {
-			return nil, err
-		}
-		if len(e.dirs) == 0 {
-			continue // a file named like a phase
-		}
-		if !found {
-			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
-		}
-		p.Phases[i].withDirs(e)
-		if e.others != nil {
-			// Another phase of the number, outside the roadmap: after the roadmap's, so that a
-			// search by number finds that first.
-			other := PhaseInfo{Phase: Phase{Num: d.Num}}
-			other.withDirs(e.others)
-			p.Phases = slices.Insert(p.Phases, i+1, other)
-		}
+	if err := p.directoryRows(); err != nil {
+		return nil, err
 	}
 
 	quick, err := scanQuick(fsys, planningDir)
@@ -241,6 +166,98 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	p.checkMarks(rmPath)
 	SortProblems(p.Problems)
 	return p, nil
+}
+
+// roadmapRows names the current milestone and makes a row of every phase the roadmap lists; a
+// number two milestones list gets each one's own directories here (see dirIndex.scope).
+func (p *Project) roadmapRows(rmPath string) error {
+	rm, pos, idx := p.Roadmap, p.Position, p.idx
+	// The milestone the roadmap says is current, else the roadmap's title when it names the
+	// version STATE.md's frontmatter gives ("Foglet BBS v2.1 Hardening"), else that
+	// milestone (GSD's tools keep it), else the title.
+	p.Milestone = rm.Title
+	if pos.Milestone != nil {
+		p.Milestone = pos.Milestone.Name
+	} else if v, _, _ := strings.Cut(pos.Declared.Milestone, " "); v != "" && !strings.Contains(strings.ToLower(rm.Title), strings.ToLower(v)) {
+		p.Milestone = pos.Declared.Milestone
+	}
+	p.Problems = append(p.Problems, rm.Problems...)
+	if len(rm.Phases) == 0 {
+		p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
+	}
+	p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
+	for _, e := range rm.Phases {
+		shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped()
+		p.Phases = append(p.Phases, PhaseInfo{
+			Phase:         Phase{Num: e.Num, Name: e.Name},
+			RoadmapStatus: e.Status,
+			Line:          e.Line,
+			InRoadmap:     true,
+			Shipped:       shipped,
+			Entry:         e,
+		})
+		if e.shared {
+			// Two milestones list the number: each phase has only its own directories (see
+			// dirIndex.scope), and directoryRows leaves the number alone.
+			de, err := idx.entry(e.Num, idx.scope(e), e)
+			if err != nil {
+				return err
+			}
+			if len(de.dirs) > 0 {
+				p.Phases[len(p.Phases)-1].withDirs(de)
+			}
+			if de.others != nil {
+				p.Phases = append(p.Phases, PhaseInfo{Phase: Phase{Num: e.Num}})
+				p.Phases[len(p.Phases)-1].withDirs(de.others)
+			}
+		}
+	}
+	return nil
+}
+
+// directoryRows gives each row the directories of its number, those under phases/ and then the
+// archived ones, and makes a row for a number the roadmap does not list.
+func (p *Project) directoryRows() error {
+	idx := p.idx
+	live := len(idx.phases())
+	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
+		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(p.PlanningDir, "phases")) {
+			// An archived directory whose number the roadmap does not list, or lists with its
+			// directory under phases/: each milestone's archive holds its own phase of the
+			// number (the numbers restart), one row each.
+			if err := p.addArchived(d); err != nil {
+				return err
+			}
+			continue
+		}
+		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
+			continue // every directory of that number is already in
+		}
+		owner := Entry{Milestone: -1}
+		if found && p.Phases[i].InRoadmap {
+			owner = p.Phases[i].Entry
+		}
+		e, err := idx.entry(d.Num, dirScope{}, owner)
+		if err != nil {
+			return err
+		}
+		if len(e.dirs) == 0 {
+			continue // a file named like a phase
+		}
+		if !found {
+			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
+		}
+		p.Phases[i].withDirs(e)
+		if e.others != nil {
+			// Another phase of the number, outside the roadmap: after the roadmap's, so that a
+			// search by number finds that first.
+			other := PhaseInfo{Phase: Phase{Num: d.Num}}
+			other.withDirs(e.others)
+			p.Phases = slices.Insert(p.Phases, i+1, other)
+		}
+	}
+	return nil
 }
 
 // addArchived adds the phase of archived directory d's number in d's archive
