@@ -118,7 +118,7 @@ func (e *Env) Position() (*roadmap.Position, error) {
 	if e.pos != nil {
 		return e.pos, nil
 	}
-	pos, err := roadmap.Locate(e.FS, e.PlanningDir)
+	pos, err := roadmap.LocateWith(e.FS, e.PlanningDir, e.Traces().Commits)
 	if err != nil {
 		return nil, err
 	}
