@@ -85,6 +85,7 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if o.noBootstrap && o.syncState {
 		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 	}
+	a.work = true
 	env, dir, err := a.open()
 	if err != nil {
 		return err

@@ -53,6 +53,7 @@ written is said on stderr; it does not fail the check.`,
   gsd progress --check             # in CI`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			a.work = true
 			env, _, err := a.openAnyone()
 			if err != nil {
 				return err

@@ -49,6 +49,10 @@ type app struct {
 	noColor bool
 	// noGitEvidence turns off reading what git records of the work (--no-git-evidence).
 	noGitEvidence bool
+	// work says the command weighs what git records of the work (hydrate, brief, start,
+	// progress, state, workstreams, the SessionStart hook, the MCP server); the others (mark-*,
+	// tasks, check, ...) start no process.
+	work bool
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
 
@@ -485,7 +489,7 @@ func (a *app) openWith(user, anyWorkstream bool) (*hydrate.Env, string, error) {
 		History:       a.history(),
 		Environment:   settings,
 		Git:           teamsync.ExecGit{Dir: dir}, // for sessions gsd sync fetched, and the tasks' commits
-		NoGitEvidence: a.noGitEvidence,
+		NoGitEvidence: a.noGitEvidence || !a.work,
 	})
 	a.env = env
 	return env, dir, err

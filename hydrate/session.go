@@ -204,8 +204,13 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 		return []string{"plan file cannot be read: " + about(planPath, err)}
 	}
 	// The position lists the current phase's directory; worked out first, the completed check
-	// below reuses that listing when the session is in the current phase (the common case).
+	// below reuses that listing when the session is in the current phase (the common case). A
+	// session is judged against the planning files' reading: commands that read no git (mark,
+	// tasks) judge it as hydrate does.
 	pos, posErr := e.Position()
+	if posErr == nil && pos.Files != nil {
+		pos = pos.Files
+	}
 	// A forced start (gsd start --force) is the user's decision to work on this plan whatever
 	// its SUMMARY and its phase say: it holds until they start another plan. Edits of the plan
 	// still count.

@@ -3,6 +3,7 @@ package hydrate
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -79,10 +80,13 @@ func (e *Env) Traces() *Traces {
 }
 
 // Uncommitted are the files among paths (root-relative) that are changed and not committed,
-// in paths' order; none when git cannot say (Traces' Why).
+// in paths' order; none when git cannot say (Traces' Why). git status runs only when one of
+// paths was modified after the newest commit (its modification time, to the second, is later):
+// a file edited and then committed is older than its commit, so the common case, nothing
+// touched since the last commit, costs a few stats and no second process.
 func (e *Env) Uncommitted(paths []string) []string {
 	t := e.Traces()
-	if !t.Read || len(paths) == 0 {
+	if !t.Read || len(paths) == 0 || len(t.Commits) > 0 && !e.touchedSince(paths, t.Commits[0].Time) {
 		return nil
 	}
 	out, err := e.runGit(trace.StatusArgs(paths))
@@ -100,6 +104,19 @@ func (e *Env) Uncommitted(paths []string) []string {
 		}
 	}
 	return names
+}
+
+// touchedSince says whether a file or directory among paths was modified in a second after t.
+func (e *Env) touchedSince(paths []string, t time.Time) bool {
+	for i, p := range paths {
+		if i == trace.MaxStatusPaths {
+			break
+		}
+		if fi, err := fs.Stat(e.FS, p); err == nil && fi.ModTime().Truncate(time.Second).After(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // changedUnder says whether a file under the directory dir is among changed.

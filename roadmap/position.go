@@ -38,6 +38,10 @@ type Position struct {
 	// could defend when the signals disagree (none when they agree).
 	Confidence   Confidence
 	Alternatives []Alternative
+	// Files is the reading of the planning files alone when the newest commit of work moved the
+	// position (Rule is RuleCommits); nil otherwise. A session is judged against it (staleness):
+	// a judgement that needs no git agrees with every command's, those that read no git too.
+	Files *Position
 }
 
 // Rule names the rule of the position model that chose the current phase.
@@ -122,8 +126,16 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex, commits []trace.C
 	if err != nil || p == nil {
 		return p, err
 	}
+	files := *p // the reading of the planning files alone, kept when the commits move it
+	files.Evidence, files.Alternatives, files.Phases = slices.Clip(p.Evidence), slices.Clip(p.Alternatives), slices.Clip(p.Phases)
 	if err := p.followCommits(idx, commits); err != nil {
 		return nil, err
+	}
+	if p.Rule == RuleCommits {
+		if err := files.settle(idx); err != nil {
+			return nil, err
+		}
+		p.Files = &files
 	}
 	return p, p.settle(idx)
 }

@@ -47,6 +47,9 @@ func ParseScope(subject string) (Scope, bool) {
 		s.Phase, s.plan = key.phase, key.pair()
 		return s, true
 	}
+	if trackPhase(&s, scope) {
+		return s, true
+	}
 	// A phase directory's slug between the phase and the plan: 01-auth-foundation-02.
 	if i := strings.LastIndexByte(scope, '-'); i > 0 {
 		if n, rest, ok := parsePhasePrefix(scope); ok && strings.HasPrefix(rest, "-") && i > len(scope)-len(rest) {
@@ -85,6 +88,21 @@ func phaseOnly(s *Scope, scope string) bool {
 	}
 	n, ok := ParsePhaseNum(num)
 	if !ok {
+		return false
+	}
+	s.Phase, s.PhaseOnly = n, true
+	return true
+}
+
+// trackPhase reads a scope that names a phase after a word, the name of a track or a
+// workstream: "e2e-60". Tried after the plan ids, which may begin with letters (E73-01).
+func trackPhase(s *Scope, scope string) bool {
+	word, rest, found := strings.Cut(scope, "-")
+	if !found || strings.EqualFold(word, "quick") || !strings.ContainsFunc(word, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) {
+		return false
+	}
+	n, ok := ParsePhaseNum(rest)
+	if !ok || n.Prefix() != "" {
 		return false
 	}
 	s.Phase, s.PhaseOnly = n, true

@@ -28,6 +28,8 @@ func TestParseScope(t *testing.T) {
 		{"chore(Phase 12): a phase", true, "chore", "12", true, ""},
 		{"feat(01-auth-foundation-02): slugged", true, "feat", "1", false, "01-02-PLAN.md"},
 		{"fix(quick-01): a quick task", false, "", "", false, ""},
+		{"test(e2e-60): a track's phase", true, "test", "60", true, ""},
+		{"fix(ui-v2): no phase", false, "", "", false, ""},
 		{"chore(deps): bump", false, "", "", false, ""},
 		{"feat: no scope", false, "", "", false, ""},
 		{"Merge branch 'x'", false, "", "", false, ""},
