@@ -252,11 +252,18 @@ func MatchTasks(tasks []TaskSpec, commits []trace.Commit) Tracing {
 		next = max(next, at+1)
 		prevType = s.Type
 	}
+	lastCommitted := -1
+	for i := range out.Tasks {
+		if len(out.Tasks[i].Commits) > 0 {
+			lastCommitted = i
+		}
+	}
 	for i := range out.Tasks {
 		tt := &out.Tasks[i]
 		tt.ByOrder = len(tt.Commits) > 0 && !matched[i]
 		switch {
-		case len(tt.Commits) > 0 && tasks[i].TDD && red(tt.Commits):
+		case len(tt.Commits) > 0 && tasks[i].TDD && red(tt.Commits) && i == lastCommitted:
+			// Its failing test alone, and the executor has not moved on to a later task.
 			tt.Work = WorkStarted
 		case len(tt.Commits) > 0:
 			tt.Work = WorkDone

@@ -148,6 +148,11 @@ func TestTestFirst(t *testing.T) {
 	if tr.Tasks[0].Work != WorkDone || len(tr.Tasks[0].Commits) != 2 || tr.Done() != 1 {
 		t.Errorf("green: %+v", tr.Tasks)
 	}
+	// A later task committed: the executor moved on, the test-first task is done.
+	tr = MatchTasks(tasks, reversed(log("test(01-01): add failing test for duration parser | dur_test.go", "test(01-01): add model tests | model_test.go")))
+	if tr.Tasks[0].Work != WorkDone || tr.Done() != 2 {
+		t.Errorf("moved on: %+v", tr.Tasks)
+	}
 	// A task of tests only is done with them.
 	tr = MatchTasks(tasks, reversed(log("test(01-01): add failing test for duration parser | dur_test.go", "feat(01-01): implement duration parser | dur.go", "test(01-01): add model tests | model_test.go")))
 	if tr.Done() != 2 {
