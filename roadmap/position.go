@@ -165,7 +165,7 @@ func (p *Position) scopeEvidence(fsys fs.FS) {
 		}
 		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
 	} else if named, err := activeWorkstream(fsys); err == nil && named != "" {
-		if why, stale := staleWorkstream(fsys, named); stale {
+		if why, stale, _ := staleWorkstream(fsys, named); stale {
 			p.evidence("scope", activeWorkstreamFile, 1, why)
 		}
 	}
