@@ -263,7 +263,7 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 	if e.pos != nil && e.pos.Phase != nil && e.pos.Phase.Dir == dir {
 		return e.pos.Phase.Plans, nil // the position listed it already
 	}
-	plans, err := roadmap.ScanPlans(e.FS, dir)
+	plans, err := roadmap.PhasePlans(e.FS, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 func (e *Env) hydrate(opts Options) (*Result, error) {
 	// Most runs find a valid session: judge it without the lock, and take the lock (and judge
 	// again under it) only when something is to be written.
-	s, err := e.Inspect()
+	s, err := e.inspectReplacing()
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +106,14 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		res.WouldStart = plan
 		res.WouldCarry = plan != "" && e.carryable(s, plan)
+		if s.State == StateNoSession && res.Untrackable != "" {
+			s.Plan = res.Untrackable // the plan found, though there is nothing to track in it
+		}
 		return res, nil
 	}
 	var res *Result
 	err = e.withLock(func() error {
-		s, err := e.Inspect()
+		s, err := e.inspectReplacing()
 		if err != nil {
 			return err
 		}
@@ -129,8 +132,9 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			switch {
 			case s.State != StateNoSession:
 			case res.Untrackable != "":
-				// A plan exists: "no plan" would send the user to plan a phase that is planned.
-				s.State = StateNoTasks
+				// A plan exists: "no plan" would send the user to plan a phase that is planned;
+				// and it is the plan found, though no session copies it.
+				s.State, s.Plan = StateNoTasks, res.Untrackable
 			default:
 				s.State = StateNoPlan
 			}
@@ -246,12 +250,10 @@ type StartOptions struct {
 func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	var res *Result
 	err := e.withLock(func() error {
-		s, err := e.Inspect()
+		// An existing session with an invalid status is archived as corrupt, never lost.
+		s, err := e.inspectReplacing()
 		if err != nil {
-			// An existing session with an invalid status is still archived, never lost.
-			if s, err = e.inspectLoosely(); err != nil {
-				return err
-			}
+			return err
 		}
 		res = &Result{Session: s, Found: s.State}
 		if plan == "" {
@@ -282,18 +284,6 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 		return e.startInto(res, plan, data)
 	})
 	return res, err
-}
-
-// inspectLoosely reads a session that Inspect refused (an invalid status) just far enough to
-// archive it.
-func (e *Env) inspectLoosely() (*Session, error) {
-	s := &Session{Path: e.SessionPath()}
-	src, err := e.readFile(s.Path)
-	if err != nil {
-		return nil, err
-	}
-	s.Exists, s.src, s.State = true, src, StateStale
-	return s, nil
 }
 
 // prepare builds a fresh session from plan, touching nothing: a plan that cannot be

@@ -123,6 +123,33 @@ func (e *Env) inspectBytes(rel string, src []byte) (*Session, error) {
 	return s, nil
 }
 
+// corruptError is a session file whose content no command can work from as it is: a task
+// status gsd does not know (status="done"), or bytes the scanner refuses. It is an error for the
+// commands that read the session (gsd mark-* on that task repairs a status), and a corrupt
+// session for those that replace it (hydrate and start archive it, never lose it).
+type corruptError struct{ error }
+
+func (e corruptError) Unwrap() error { return e.error }
+
+// inspectReplacing is Inspect for a use case that replaces the session: a session whose content
+// cannot be worked from (corruptError) is a corrupt one, to archive, not an error.
+func (e *Env) inspectReplacing() (*Session, error) {
+	s, err := e.Inspect()
+	var ce corruptError
+	if !errors.As(err, &ce) {
+		return s, err
+	}
+	s = &Session{Path: e.SessionPath()}
+	src, rerr := e.readFile(s.Path)
+	if rerr != nil {
+		return nil, rerr
+	}
+	h := planfile.ReadHeader(src)
+	s.Exists, s.src, s.State, s.Plan, s.Started = true, src, StateCorrupt, h.Plan, h.Started
+	s.CorruptReasons = []string{ce.Error()}
+	return s, nil
+}
+
 // judge checks a session that read for staleness; a corrupt one is left as it is.
 func (e *Env) judge(s *Session) {
 	if s.State == StateCorrupt {
@@ -140,7 +167,7 @@ func (s *Session) read(src []byte) error {
 	s.src = src
 	p := planfile.Scan(src)
 	if p.Err != nil {
-		return fileError(s.Path, p.Err)
+		return corruptError{fileError(s.Path, p.Err)}
 	}
 	s.file = p
 	s.Plan, s.Started = p.Header.Plan, p.Header.Started
@@ -150,7 +177,7 @@ func (s *Session) read(src []byte) error {
 	}
 	sts, err := p.Statuses()
 	if err != nil {
-		return fileError(s.Path, err)
+		return corruptError{fileError(s.Path, err)}
 	}
 	for _, pr := range p.Problems {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s", s.Path, pr.Line, pr.Message))
