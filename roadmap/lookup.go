@@ -73,3 +73,19 @@ func Archived(planPath string) bool {
 	parent := path.Base(path.Dir(PhaseDirOf(planPath)))
 	return parent != "phases" && strings.HasSuffix(parent, "-phases")
 }
+
+// Ahead reports whether phase n comes after the current phase in the order the work is done:
+// the milestone's listed order when both are listed, else the numbers'. False when there is no
+// current phase (the milestone is finished: nothing is ahead of it).
+func (p *Position) Ahead(n PhaseNum) bool {
+	if p.Phase == nil {
+		return false
+	}
+	cur := p.Phase.Num
+	i := slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(cur) })
+	j := slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(n) })
+	if i >= 0 && j >= 0 {
+		return j > i
+	}
+	return n.Compare(cur) > 0
+}
