@@ -89,3 +89,19 @@ func (p *Position) Ahead(n PhaseNum) bool {
 	}
 	return n.Compare(cur) > 0
 }
+
+// ofMisleads reports whether "Phase: N of M" would mislead about the current phase: it is a
+// backlog item (999.17 is no 999.17th of 999), or a phase listed after it in the order the work
+// is done has a smaller number (65 executed before 57 to 64 is not the last of 65). STATE.md
+// then names the phase without a count.
+func (p *Position) ofMisleads() bool {
+	if p.Phase == nil {
+		return false
+	}
+	cur := p.Phase.Num
+	if cur.Backlog() {
+		return true
+	}
+	i := slices.IndexFunc(p.Phases, func(e Entry) bool { return e.Num.Equal(cur) })
+	return i >= 0 && slices.ContainsFunc(p.Phases[i+1:], func(e Entry) bool { return e.Num.Compare(cur) < 0 })
+}

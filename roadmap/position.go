@@ -690,8 +690,12 @@ func (d *dirIndex) closedByState(e Entry) (bool, error) {
 }
 
 // PhaseOf is the N of STATE.md's "Phase: 3 of N": the current milestone's last whole-numbered
-// phase (GSD counts neither decimal insertions nor lettered series); 0 when it has none.
+// phase (GSD counts neither decimal insertions nor lettered series); 0 when it has none, or when
+// "of N" would mislead about the current phase (see ofMisleads).
 func (p *Position) PhaseOf() int {
+	if p.ofMisleads() {
+		return 0
+	}
 	n := 0
 	if p.Milestone != nil {
 		if v, ok := p.Milestone.Last.Int(); ok {

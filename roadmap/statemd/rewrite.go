@@ -22,8 +22,11 @@ type Values struct {
 	PlanTotal int    // 0: the phase has no plans yet (it needs planning)
 	Status    string // "Ready to plan", "Ready to execute", "In progress", "Phase complete", StatusFinished
 
-	Percent      int // the percent of plans complete, scoped as the caller scopes it (GSD: the current milestone)
+	Percent      int // the percent complete, scoped as the caller scopes it (GSD: the current milestone)
 	PercentKnown bool
+	// PercentAgrees, when set, says which other percents agree with the counts (GSD's own
+	// rounding of them): a percent that does is left as written. Nil: only Percent agrees.
+	PercentAgrees func(int) bool
 
 	// The frontmatter's progress map, written only when CountsKnown; a Progress line that
 	// carries counts ("2/5 plans (40%)") is rewritten only when both are known, since its
@@ -70,6 +73,21 @@ func ProgressText(v Values) string {
 func Bar(percent, width int) string {
 	full := cells(width, percent)
 	return "[" + strings.Repeat("█", full) + strings.Repeat("░", width-full) + "]"
+}
+
+// Percent is done over total as GSD's tools round the fractions of the percent they write into
+// STATE.md: to the nearest whole percent, halves up (JavaScript's Math.round), at most 100; 0
+// of nothing. Another rounding would have gsd and GSD rewrite each other's: 199 of 200 is 100.
+func Percent(done, total int) int {
+	if total <= 0 {
+		return 0
+	}
+	return min(100, (done*200+total)/(2*total))
+}
+
+// agrees says whether percent n, as STATE.md writes it, agrees with v.
+func (v Values) agrees(n int) bool {
+	return n == v.Percent || v.PercentAgrees != nil && v.PercentAgrees(n)
 }
 
 // cells is how many of a bar's width cells percent fills: rounded half up, as GSD draws its
@@ -403,9 +421,11 @@ func (r *rewriter) frontmatter(v Values) {
 		}
 		t := r.lines[e.line].text
 		off := len(t) - len(e.val)
-		if got, s, end, ok := yamlNumber(e.val); ok && got != float64(want) {
-			r.set(e.line, "frontmatter", t[:off+s]+strconv.Itoa(want)+t[off+end:])
+		got, s, end, ok := yamlNumber(e.val)
+		if !ok || got == float64(want) || e.key == "percent" && got == float64(int(got)) && v.agrees(int(got)) {
+			continue
 		}
+		r.set(e.line, "frontmatter", t[:off+s]+strconv.Itoa(want)+t[off+end:])
 	}
 }
 
@@ -502,7 +522,7 @@ func bareAfter(rest string) bool {
 // not derive (a second percent, "1/3 Phase 2 plans", "9 of 10 plans, all milestones"), which
 // rewriting the percent alone would make contradict themselves.
 func progressFor(val string, v Values) (string, bool) {
-	_, s, e, counts, ok := ownPercent(val)
+	n, s, e, counts, ok := ownPercent(val)
 	if !ok {
 		return "", false
 	}
@@ -510,7 +530,19 @@ func progressFor(val string, v Values) (string, bool) {
 		start, end int
 		text       string
 	}
-	edits := []edit{{s, e, strconv.Itoa(v.Percent)}}
+	pct := v.Percent
+	switch unit := countsUnit(counts); {
+	case unit != "" && v.CountsKnown:
+		// The percent of the one thing the line counts ("2/5 plans (40%)", GSD's own line):
+		// the line stays true to itself.
+		pct = Percent(v.CompletedPlans, v.TotalPlans)
+		if unit == "phase" {
+			pct = Percent(v.CompletedPhases, v.TotalPhases)
+		}
+	case v.agrees(n):
+		pct = n // a percent that agrees stays as written, whatever else is redrawn
+	}
+	edits := []edit{{s, e, strconv.Itoa(pct)}}
 	for _, c := range counts {
 		var done, total int
 		switch {
@@ -527,7 +559,7 @@ func progressFor(val string, v Values) (string, bool) {
 		return "", false // the figures agree; a bar drawn a cell off is not worth a rewrite
 	}
 	if bs, be := barIn(val, s); bs < be {
-		edits = append(edits, edit{bs, be, redrawBar(val[bs:be], v.Percent)})
+		edits = append(edits, edit{bs, be, redrawBar(val[bs:be], pct)})
 	}
 	slices.SortFunc(edits, func(x, y edit) int { return y.start - x.start })
 	out := val
@@ -535,6 +567,19 @@ func progressFor(val string, v Values) (string, bool) {
 		out = out[:ed.start] + ed.text + out[ed.end:]
 	}
 	return out, out != val
+}
+
+// countsUnit is the one unit the counts of a Progress value count ("plan" or "phase"), "" when
+// there are none or both.
+func countsUnit(counts []count) string {
+	unit := ""
+	for _, c := range counts {
+		if unit != "" && c.unit != unit {
+			return ""
+		}
+		unit = c.unit
+	}
+	return unit
 }
 
 // ownPercent is percentSpan for a percent of the scope gsd derives, with the counts beside it:
