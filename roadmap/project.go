@@ -200,9 +200,10 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	}
 	if closed && p.Progress.PhasesTotal > 0 {
 		// Every phase is finished on disk or by the roadmap's own word (a plan it no longer
-		// lists left without a SUMMARY, which check reports): the milestone is done, and 100%
-		// is not lowered to 97% for that plan.
-		p.Progress.Percent = 100
+		// lists left without a SUMMARY, which check reports): the milestone is done, as the
+		// position says, and its phases are; 100% is not lowered to 97% for that plan, whose
+		// count stays in the plans.
+		p.Progress.PhasesComplete, p.Progress.Percent = p.Progress.PhasesTotal, 100
 	}
 	p.checkOutside()
 	p.checkMarks(rmPath)

@@ -51,6 +51,7 @@ func FuzzRewrite(f *testing.F) {
 			v.PhaseName = "Name"
 		}
 
+		held := Parse(string(src)).holds(v) // a person's word that the work is held: the phase stays
 		before := Parse(string(src)).Declared()
 		if before.PhaseLine > 0 && before.Phase == "" || before.Percent < -1 {
 			t.Fatalf("Declared() = %+v", before)
@@ -86,7 +87,7 @@ func FuzzRewrite(f *testing.F) {
 			t.Fatalf("not idempotent: %+v\n%q", ch, out)
 		}
 		d := Parse(string(out)).Declared()
-		if v.Phase != "" && !samePhase(d.Phase, v.Phase) {
+		if v.Phase != "" && !samePhase(d.Phase, v.Phase) && !held {
 			t.Fatalf("declares phase %q after a rewrite to %q:\n%q", d.Phase, v.Phase, out)
 		}
 		// The percent is v's, or, on a line that counts plans or phases beside it, that count's.

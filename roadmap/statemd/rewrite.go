@@ -237,7 +237,7 @@ func (r *rewriter) fields(v Values) int {
 	}
 	moved := false    // the Phase line names another phase (or there is none): Plan and Status follow it
 	finished := false // the milestone is finished, and the Phase line says so in its own words
-	if v.Phase != "" {
+	if v.Phase != "" && !d.holds(v) {
 		if i, ok := d.field["Phase"]; ok {
 			t := r.lines[i].text
 			_, label, val, _ := fieldAt(t)
@@ -296,6 +296,34 @@ func (r *rewriter) fields(v Values) int {
 		}
 	}
 	return pos
+}
+
+// holds reports whether the Current Position is a person's word that the work is held where it
+// is (paused at a phase boundary, blocked, waiting, a follow-up required before going on) and
+// names another phase than v's: its Phase, Plan and Status lines (and the frontmatter's
+// current_phase and current_plan) then stay as written. A derived "Ready to execute" in the
+// next phase is poorer than that word, not better informed; the numbers (Progress, the
+// frontmatter's counts) are still corrected.
+func (d *Doc) holds(v Values) bool {
+	if v.Phase == "" {
+		return false
+	}
+	i, ok := d.field["Phase"]
+	if !ok {
+		return false
+	}
+	_, _, pv, _ := fieldAt(d.lines[i].text)
+	if tok, _, _ := phaseToken(pv); tok == "" || samePhase(tok, v.Phase) {
+		return false
+	}
+	if holdWords(pv) {
+		return true
+	}
+	if j, ok := d.field["Status"]; ok {
+		_, _, sv, _ := fieldAt(d.lines[j].text)
+		return holdWords(sv)
+	}
+	return false
 }
 
 // recount is a Plan value with the counts of v, keeping what followed the old "A of B": a note
@@ -403,7 +431,8 @@ func (r *rewriter) frontmatter(v Values) {
 		}
 	}
 	moved := false // current_phase names another phase: its name and plan follow it
-	if v.Phase != "" {
+	held := d.holds(v)
+	if v.Phase != "" && !held {
 		if i, _, ok := d.frontmatterKey("current_phase"); ok {
 			moved = r.currentPhase(i, v)
 		}
@@ -411,7 +440,7 @@ func (r *rewriter) frontmatter(v Values) {
 	if i, val, ok := d.frontmatterValue("current_phase_name"); ok && moved && v.PhaseName != "" {
 		r.setScalar(i, len("current_phase_name:"), val, v.PhaseName)
 	}
-	if i, val, ok := d.frontmatterValue("current_plan"); ok {
+	if i, val, ok := d.frontmatterValue("current_plan"); ok && !held {
 		r.currentPlan(i, len("current_plan:"), val, v, moved)
 	}
 	for _, e := range d.progressMap() {
