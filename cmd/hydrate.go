@@ -237,6 +237,8 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
 		case hydrate.ActionCarried:
 			a.field(w, "Bootstrap", "fresh session from "+act.From+", statuses carried over")
+		case hydrate.ActionKept:
+			a.field(w, "Kept", "the session already follows "+act.From+"; nothing archived (gsd archive, then gsd start, begins it afresh)")
 		}
 	}
 	a.printCarry(w, r.Carry)

@@ -323,15 +323,15 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	}
 }
 
-// progressLine says the percent and the counts it comes from: "50%  plans 1/2, phases 1/3". The
-// percent is over the plans written so far; while phases are still to plan it says so, lest 100%
-// read as done: "100% of planned plans  plans 2/2, phases 1/3, 2 not yet planned".
+// progressLine says the percent and both fractions it is the lesser of (as GSD computes it):
+// "50%  plans 1/2, phases 1/3"; and how many phases are still to plan, which cap it:
+// "33%  plans 2/2, phases 1/3, 2 not yet planned".
 func progressLine(p roadmap.Progress) string {
-	if p.PhasesUnplanned == 0 {
-		return fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	line := fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	if p.PhasesUnplanned > 0 {
+		line += fmt.Sprintf(", %d not yet planned", p.PhasesUnplanned)
 	}
-	return fmt.Sprintf("%d%% of planned plans  plans %d/%d, phases %d/%d, %d not yet planned",
-		p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned)
+	return line
 }
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
@@ -421,7 +421,7 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	if p.PhasesUnplanned == 0 {
 		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
 	} else {
-		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%% of planned plans)\n\n",
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%%)\n\n",
 			p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned, p.Percent)
 	}
 	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")

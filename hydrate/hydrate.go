@@ -86,7 +86,7 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 func (e *Env) hydrate(opts Options) (*Result, error) {
 	// Most runs find a valid session: judge it without the lock, and take the lock (and judge
 	// again under it) only when something is to be written.
-	s, err := e.Inspect()
+	s, err := e.inspectReplacing()
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +122,14 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			}
 			res.Work = w
 		}
+		if s.State == StateNoSession && res.Untrackable != "" {
+			s.Plan = res.Untrackable // the plan found, though there is nothing to track in it
+		}
 		return res, nil
 	}
 	var res *Result
 	err = e.withLock(func() error {
-		s, err := e.Inspect()
+		s, err := e.inspectReplacing()
 		if err != nil {
 			return err
 		}
@@ -149,8 +152,9 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			switch {
 			case s.State != StateNoSession:
 			case res.Untrackable != "":
-				// A plan exists: "no plan" would send the user to plan a phase that is planned.
-				s.State = StateNoTasks
+				// A plan exists: "no plan" would send the user to plan a phase that is planned;
+				// and it is the plan found, though no session copies it.
+				s.State, s.Plan = StateNoTasks, res.Untrackable
 			default:
 				s.State = StateNoPlan
 			}
@@ -205,6 +209,11 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 			return "", nil, nil
 		}
 		plan, data, err := e.prepare(pos.Active.Path)
+		if err == nil && filesReading(pos) != pos {
+			// The commits chose the plan, not the planning files: the session holds to it as
+			// to a plan the user named (staleness judges it against the files).
+			data = planfile.MarkCommitted(data)
+		}
 		var untrackable *UntrackableError
 		if errors.As(err, &untrackable) {
 			// The active plan has nothing to track: nothing to bootstrap, which is a finding,
@@ -215,7 +224,11 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		}
 		return plan, data, err
 	}
-	return e.prepare(plan)
+	plan, data, err := e.prepare(plan)
+	if err == nil {
+		data = e.chosen(plan, data) // a plan the user named (--plan) is a decision, as for gsd start
+	}
+	return plan, data, err
 }
 
 // startInto archives the session in res and writes data, bootstrapped from plan, in its place,
@@ -282,14 +295,13 @@ type StartOptions struct {
 func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	var res *Result
 	err := e.withLock(func() error {
-		s, err := e.Inspect()
+		// An existing session with an invalid status is archived as corrupt, never lost.
+		s, err := e.inspectReplacing()
 		if err != nil {
-			// An existing session with an invalid status is still archived, never lost.
-			if s, err = e.inspectLoosely(); err != nil {
-				return err
-			}
+			return err
 		}
 		res = &Result{Session: s, Found: s.State}
+		named := plan != ""
 		if plan == "" {
 			pos, err := e.Position()
 			if err != nil {
@@ -311,8 +323,18 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 		if opts.Force {
 			// A decision: the session is kept (staleness) until the user starts another.
 			data = planfile.MarkForced(data)
+		} else if named {
+			data = e.chosen(plan, data)
 		}
-		if e.carryable(s, plan) {
+		if follows(s, plan) {
+			// The session already copies plan: its progress is kept. Unchanged and with every
+			// decision it needs already recorded, nothing is written; else its statuses are
+			// carried into the fresh session (an edited plan, or a decision to record).
+			if !edited(s, data) && decided(s, data) {
+				res.Actions = []Action{{Kind: ActionKept, Path: s.Path, From: plan}}
+				e.next(res)
+				return nil
+			}
 			return e.carryInto(res, plan, data)
 		}
 		return e.startInto(res, plan, data)
@@ -320,16 +342,45 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	return res, err
 }
 
-// inspectLoosely reads a session that Inspect refused (an invalid status) just far enough to
-// archive it.
-func (e *Env) inspectLoosely() (*Session, error) {
-	s := &Session{Path: e.SessionPath()}
-	src, err := e.readFile(s.Path)
-	if err != nil {
-		return nil, err
+// chosen marks data, a fresh session from plan, as the user's decision (planfile.MarkChosen)
+// when plan is not the one the planning files make active (what staleness judges a session
+// against): naming that plan follows the position, and decides nothing.
+func (e *Env) chosen(plan string, data []byte) []byte {
+	if pos, err := e.Position(); err == nil && filesReading(pos).Active != nil && filesReading(pos).Active.Path == plan {
+		return data
 	}
-	s.Exists, s.src, s.State = true, src, StateStale
-	return s, nil
+	return planfile.MarkChosen(data)
+}
+
+// filesReading is the position the planning files alone give (pos.Files when the commits moved
+// it): the one a session is judged against.
+func filesReading(pos *roadmap.Position) *roadmap.Position {
+	if pos.Files != nil {
+		return pos.Files
+	}
+	return pos
+}
+
+// follows says whether the session s (valid or stale, never corrupt) copies plan.
+func follows(s *Session, plan string) bool {
+	if s.file == nil || s.State == StateCorrupt {
+		return false
+	}
+	cur, err := cleanRel(s.Plan)
+	return err == nil && cur == plan
+}
+
+// edited says whether the fresh session data has other tasks than the session s: the plan was
+// edited since s was started (task count or names, as staleness judges it).
+func edited(s *Session, data []byte) bool {
+	return len(taskChanges(s.file, planfile.Scan(data))) > 0
+}
+
+// decided says whether the session s already records every decision the fresh session data
+// does (Chosen, Forced).
+func decided(s *Session, data []byte) bool {
+	have, want := s.file.Header, planfile.ReadHeader(data)
+	return (have.Chosen || !want.Chosen) && (have.Forced || !want.Forced)
 }
 
 // prepare builds a fresh session from plan, touching nothing: a plan that cannot be

@@ -31,7 +31,7 @@ type CurrentPosition struct {
 	PlanDone    int    `json:"planDone"`   // plans of the phase complete
 	PlanTotal   int    `json:"planTotal"`  // plans of the phase (FIX plans not counted)
 	Status      string `json:"status"`     // "Ready to plan", "Ready to execute", "In progress", "Phase complete", "Complete"
-	Percent     int    `json:"percent"`    // plans complete over all plans
+	Percent     int    `json:"percent"`    // the milestone's percent complete (roadmap.Progress.Percent)
 	ActivePlan  string `json:"activePlan"` // the plan to work on next, "" if none
 	PhasesDone  int    `json:"phasesComplete"`
 	PhasesTotal int    `json:"phasesTotal"`
@@ -50,6 +50,8 @@ func (p CurrentPosition) values(full bool) statemd.Values {
 	// v1.1 starting)") is better informed than a 0 from nothing.
 	if full && p.PlansTotal > 0 {
 		v.Percent, v.PercentKnown = p.Percent, true
+		pr := roadmap.Progress{PhasesComplete: p.PhasesDone, PhasesTotal: p.PhasesTotal, PlansComplete: p.PlansDone, PlansTotal: p.PlansTotal, Percent: p.Percent}
+		v.PercentAgrees = pr.Agrees // the percent GSD writes for these counts is not rewritten
 		v.TotalPhases, v.CompletedPhases, v.TotalPlans, v.CompletedPlans = p.PhasesTotal, p.PhasesDone, p.PlansTotal, p.PlansDone
 		v.CountsKnown = true
 	}

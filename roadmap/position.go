@@ -183,7 +183,7 @@ func (p *Position) scopeEvidence(fsys fs.FS) {
 		}
 		p.evidence("scope", file, line, "workstream "+ws+" (its own ROADMAP.md and STATE.md)")
 	} else if named, err := activeWorkstream(fsys); err == nil && named != "" {
-		if why, stale := staleWorkstream(fsys, named); stale {
+		if why, stale, _ := staleWorkstream(fsys, named); stale {
 			p.evidence("scope", activeWorkstreamFile, 1, why)
 		}
 	}
@@ -708,8 +708,12 @@ func (d *dirIndex) closedByState(e Entry) (bool, error) {
 }
 
 // PhaseOf is the N of STATE.md's "Phase: 3 of N": the current milestone's last whole-numbered
-// phase (GSD counts neither decimal insertions nor lettered series); 0 when it has none.
+// phase (GSD counts neither decimal insertions nor lettered series); 0 when it has none, or when
+// "of N" would mislead about the current phase (see ofMisleads).
 func (p *Position) PhaseOf() int {
+	if p.ofMisleads() {
+		return 0
+	}
 	n := 0
 	if p.Milestone != nil {
 		if v, ok := p.Milestone.Last.Int(); ok {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
 // Project is the whole picture: every phase ROADMAP.md names or the disk
@@ -50,6 +52,15 @@ type PhaseInfo struct {
 	dirs *phaseEntry // what its directories hold (see withDirs); nil for an archive's phase
 }
 
+// closed reports whether the phase is out of the running, as the position judges it
+// (dirIndex.closed): finished on disk, or complete or deferred by the roadmap's undisputed word.
+func (p *PhaseInfo) closed() bool {
+	if p.Status == StatusComplete || p.Status == StatusDeferred {
+		return true
+	}
+	return (p.RoadmapStatus == StatusComplete || p.RoadmapStatus == StatusDeferred) && !p.Entry.Disputed
+}
+
 // Counted returns the plans that count towards progress: every plan but FIX
 // plans, which GSD's own counters and progress tables leave out.
 func (p *PhaseInfo) Counted() (done, total int) {
@@ -77,9 +88,11 @@ type Progress struct {
 	PhasesTotal    int `json:"phasesTotal"`
 	PlansComplete  int `json:"plansComplete"`
 	PlansTotal     int `json:"plansTotal"`
-	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD rounds it
-	// PhasesUnplanned counts the phases not finished that have no plan file yet: Percent is over
-	// the plans written so far, so it can be 100 while these are still to plan.
+	// Percent is the lesser of plans complete over plans and phases complete over phases, as
+	// GSD's tools compute it (see percentOf), so that phases not yet planned cap it: never 100
+	// while one is still to plan, and 100 once every phase is finished.
+	Percent int `json:"percent"`
+	// PhasesUnplanned counts the phases not finished that have no plan file yet.
 	PhasesUnplanned int `json:"phasesUnplanned"`
 }
 
@@ -93,11 +106,32 @@ func (pr *Progress) add(ph *PhaseInfo) {
 	} else if len(ph.Plans) == 0 {
 		pr.PhasesUnplanned++
 	}
-	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
-	if pr.PhasesComplete == pr.PhasesTotal {
-		// Every phase finished: a shipped milestone's leftover plan does not make it 80%.
-		pr.Percent = 100
+	pr.Percent = pr.percentOf()
+}
+
+// percentOf is Percent: GSD's min(plans done / plans, phases done / phases), rounded as GSD
+// rounds; 100 when every phase is finished (a shipped milestone's leftover plan does not make
+// it 97%), and at most 99 while a phase is still to plan (rounding never makes it look done).
+func (pr *Progress) percentOf() int {
+	if pr.PhasesComplete == pr.PhasesTotal && pr.PhasesTotal > 0 {
+		return 100
 	}
+	n := min(percent(pr.PlansComplete, pr.PlansTotal), percent(pr.PhasesComplete, pr.PhasesTotal))
+	if pr.PhasesUnplanned > 0 {
+		n = min(n, 99)
+	}
+	return n
+}
+
+// Agrees reports whether n is a percent that agrees with these counts: Percent, or one GSD's
+// tools write for them, which is not gsd's to correct (neither is better informed than the
+// other): the lesser of the two fractions, without gsd's refinements (100 once every phase is
+// finished, at most 99 while one is unplanned), as GSD writes the frontmatter's percent; or
+// plans done over plans alone, as GSD's progress update still writes the Progress line (a
+// real STATE.md has 29 in one and 83 in the other, both GSD's).
+func (pr Progress) Agrees(n int) bool {
+	plans := percent(pr.PlansComplete, pr.PlansTotal)
+	return n == pr.Percent || n == plans || n == min(plans, percent(pr.PhasesComplete, pr.PhasesTotal))
 }
 
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
@@ -146,6 +180,7 @@ func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, err
 			p.Phases[i].InMilestone = true
 		}
 	}
+	closed := true // every phase of the milestone is closed (PhaseInfo.closed)
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
@@ -164,7 +199,15 @@ func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, err
 		p.AllProgress.add(ph)
 		if ph.InMilestone {
 			p.Progress.add(ph)
+			closed = closed && ph.closed()
 		}
+	}
+	if closed && p.Progress.PhasesTotal > 0 {
+		// Every phase is finished on disk or by the roadmap's own word (a plan it no longer
+		// lists left without a SUMMARY, which check reports): the milestone is done, as the
+		// position says, and its phases are; 100% is not lowered to 97% for that plan, whose
+		// count stays in the plans.
+		p.Progress.PhasesComplete, p.Progress.Percent = p.Progress.PhasesTotal, 100
 	}
 	p.checkOutside()
 	p.checkMarks(rmPath)
@@ -336,16 +379,8 @@ func (p *Project) checkMarks(rmPath string) {
 		fmt.Sprintf("%d phases are marked in progress (%s); the current phase is %s (gsd progress --explain says why): mark the others as they stand", len(marked), strings.Join(nums, ", "), cur))
 }
 
-// percent is done over total, rounded to the nearest whole percent (halves up) and at most 100,
-// exactly as GSD's tools compute the percent they write into STATE.md: another value would have
-// gsd and GSD rewrite each other's. So 199 of 200 plans is 100%, and so is a milestone whose
-// plans are all done while a phase is still to plan; the Plan and Status lines say what is left.
-func percent(done, total int) int {
-	if total <= 0 {
-		return 0
-	}
-	return min(100, (done*200+total)/(2*total))
-}
+// percent is done over total as GSD's tools round it (statemd.Percent).
+func percent(done, total int) int { return statemd.Percent(done, total) }
 
 func (p *Project) problem(sev Severity, file string, line int, msg string) {
 	p.Problems = append(p.Problems, Problem{Severity: sev, File: file, Line: line, Message: msg})
