@@ -119,12 +119,73 @@ func (e *Env) Position() (*roadmap.Position, error) {
 	if e.pos != nil {
 		return e.pos, nil
 	}
-	pos, err := roadmap.LocateWith(e.FS, e.PlanningDir, e.Traces().Commits)
+	commits := e.Traces().Commits
+	pos, err := roadmap.LocateWith(e.FS, e.PlanningDir, commits)
 	if err != nil {
 		return nil, err
 	}
+	if dir := e.workScope(pos); dir != "" {
+		if other, err := roadmap.LocateWith(e.FS, dir, commits); err == nil && other.Active != nil {
+			pos = e.moveScope(pos, other)
+		}
+	}
 	e.pos = pos
 	return pos, nil
+}
+
+// load is roadmap.LoadWith in the planning directory in force, moved as Position moves it.
+func (e *Env) load() (*roadmap.Project, error) {
+	commits := e.Traces().Commits
+	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, commits)
+	if err != nil {
+		return nil, err
+	}
+	if dir := e.workScope(proj.Position); dir != "" {
+		if other, err := roadmap.LoadWith(e.FS, dir, commits); err == nil && other.Position.Active != nil {
+			other.Position = e.moveScope(proj.Position, other.Position)
+			proj = other
+		}
+	}
+	return proj, nil
+}
+
+// workScope is the planning directory where the newest commit of work shows work standing
+// (roadmap.CommittedScope) when pos, the scope in force, has nothing to execute and no
+// GSD_WORKSTREAM chose it (a choice made now is followed); "" otherwise.
+func (e *Env) workScope(pos *roadmap.Position) string {
+	if pos.Active != nil || e.workstream != "" {
+		return ""
+	}
+	commits := e.Traces().Commits
+	if len(commits) == 0 {
+		return ""
+	}
+	dir, err := roadmap.CommittedScope(e.FS, e.PlanningDir, commits)
+	if err != nil {
+		return ""
+	}
+	return dir
+}
+
+// moveScope makes other, the position of the scope the commits show work in, the one in
+// force: the planning directory moves there, and the reading of the files in force is the one
+// a session is judged against (other.Files), as when the commits move the plan.
+func (e *Env) moveScope(from, other *roadmap.Position) *roadmap.Position {
+	name := func(p *roadmap.Position) string {
+		if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
+			return "workstream " + ws
+		}
+		return "the root"
+	}
+	ev := roadmap.Evidence{Decision: "scope", File: other.PlanningDir,
+		Says: fmt.Sprintf("the newest commit of work names a plan of %s, where %s, in force, has nothing to execute", name(other), name(from))}
+	other.Evidence = append([]roadmap.Evidence{ev}, other.Evidence...)
+	if from.Files != nil {
+		from = from.Files
+	}
+	other.Files = from
+	e.PlanningDir = other.PlanningDir
+	return other
 }
 
 // ScopeWarnings are the one-line warnings about which planning directory is in force: a broken

@@ -79,7 +79,7 @@ func (e *Env) Trackable(plan string) (bool, error) {
 // nothing and reads every phase directory, so it is for people and CI, not for every agent turn.
 func (p Project) Progress() (*ProgressReport, error) {
 	e := p.e
-	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, e.Traces().Commits)
+	proj, err := e.load()
 	if err != nil {
 		return nil, err
 	}

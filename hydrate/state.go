@@ -189,7 +189,7 @@ func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
 // STATE.md is compared as the position read it for its decision, not read again.
 func (p Project) StateReport() (*StateReport, error) {
 	e := p.e
-	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, e.Traces().Commits)
+	proj, err := e.load()
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (p Project) StateReport() (*StateReport, error) {
 // the way GSD's own tooling does while it reads and writes. It reports whether the file changed.
 func (p Project) WriteState() (*StateReport, bool, error) {
 	e := p.e
-	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, e.Traces().Commits)
+	proj, err := e.load()
 	if err != nil {
 		return nil, false, err
 	}
@@ -254,7 +254,7 @@ func (e *Env) stateOutput(sp *StateReport, src []byte) []byte {
 // agrees). It writes nothing and takes no lock.
 func (p Project) StateDiff() (*StateReport, []byte, error) {
 	e := p.e
-	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, e.Traces().Commits)
+	proj, err := e.load()
 	if err != nil {
 		return nil, nil, err
 	}

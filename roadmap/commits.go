@@ -163,3 +163,67 @@ func overtaken(newer []trace.Commit, planningDir string) string {
 	}
 	return ""
 }
+
+// CommittedScope is the planning directory (the root's, or a workstream's) holding the open plan
+// the newest commit of work names, when it is not current: where work stands while the scope
+// selected (an active-workstream pointer left behind, or the root) has nothing to execute. A
+// commit naming a phase alone counts when one scope alone has that phase with a plan open. ""
+// when the commits name no such plan, or only one of current's.
+func CommittedScope(fsys fs.FS, current string, commits []trace.Commit) (string, error) {
+	for _, c := range commits {
+		if !WorkCommit(c) {
+			continue
+		}
+		s, ok := ParseScope(c.Subject)
+		if !ok {
+			continue
+		}
+		scopes := []string{".planning"}
+		wss, err := Workstreams(fsys)
+		if err != nil {
+			return "", err
+		}
+		for _, ws := range wss {
+			scopes = append(scopes, WorkstreamDir(ws))
+		}
+		var found []string
+		for _, dir := range scopes {
+			open, err := openPlanIn(fsys, dir, s)
+			if err != nil {
+				return "", err
+			}
+			if open {
+				found = append(found, dir)
+			}
+		}
+		if len(found) != 1 || found[0] == current {
+			return "", nil
+		}
+		return found[0], nil
+	}
+	return "", nil
+}
+
+// openPlanIn says whether the scope planningDir has a plan without its SUMMARY that s names: the
+// plan itself, or for a phase alone, any plan of the phase.
+func openPlanIn(fsys fs.FS, planningDir string, s Scope) (bool, error) {
+	dirs, err := PhaseDirs(fsys, planningDir)
+	if err != nil {
+		return false, err
+	}
+	for _, d := range dirs {
+		if !d.Num.Equal(s.Phase) {
+			continue
+		}
+		plans, err := ScanPlans(fsys, d.Dir)
+		if err != nil {
+			return false, err
+		}
+		for _, pl := range plans {
+			if !pl.Done() && (s.PhaseOnly && !pl.Fix() || s.Names(pl)) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
