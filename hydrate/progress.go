@@ -147,7 +147,7 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
 		}
 	}
 	for _, w := range shared {
-		*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: w})
+		*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: w, Dir: true})
 	}
 	return out, nil
 }
