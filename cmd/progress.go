@@ -312,7 +312,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
 			printf(w, "  %s %s %-11s %-8s %-10s %s\n",
-				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, a.activity(s.LastActivity))
+				pad(clip(s.TeamName(), 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, a.activity(s.LastActivity))
 		}
 	}
 	if len(r.Problems) > 0 {
