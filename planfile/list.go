@@ -18,9 +18,9 @@ import "strings"
 // (before numbered "### N." headings are considered: a list the plan itself calls its tasks says
 // more than a heading's number).
 //
-// What counts: the list must come directly under a heading whose text, ignoring case, an
-// outline number ("3. Tasks") and a final colon, is one of tasksHeadings, before any other
-// heading: numbered lists elsewhere (verification steps, success criteria) and lists under a
+// What counts (taskLists, fed by the scan line by line): the list must come directly under a
+// heading whose text, ignoring case, an outline number ("3. Tasks") and a final colon, is one of
+// tasksHeadings, before any other heading: numbered lists elsewhere (verification steps, success criteria) and lists under a
 // sub-heading of the Tasks section are not tasks. Its items are numbered ("1." or "1)") or
 // checkboxes ("- [ ]", "* [x]", "+ [X]"), whichever the first item is; the first item is
 // indented at most three spaces; an item is the list's own when it is indented less than the
@@ -149,44 +149,55 @@ func isTasksHeading(text string) bool {
 	return false
 }
 
-// listTasks picks, from the candidate items (in file order), the items of the task lists: those
-// directly under a Tasks heading, at the list's own level. ends[i] is where task i ends: the
-// next item of its list, or the next heading (n, the end of the file, when there is none).
-func listTasks(hs []heading, items []item, n int) (tasks []item, ends []int) {
-	k := 0 // headings and items are in file order, and the regions do not overlap: one pass
-	for i := range hs {
-		if !isTasksHeading(hs[i].text) {
-			continue
-		}
-		from, to := hs[i].next, n
-		if i+1 < len(hs) {
-			to = hs[i+1].start
-		}
-		var top *item
-		first := len(tasks)
-		for ; k < len(items) && items[k].start < to; k++ {
-			it := &items[k]
-			if it.start < from {
-				continue
-			}
-			if top == nil {
-				if it.indent > 3 {
-					break // indented code, or an item nested in text: not a list of tasks
-				}
-			} else if it.indent >= top.content || it.ordered != top.ordered {
-				continue // nested in the item before it, or another list in its body
-			}
-			if top != nil {
-				ends = append(ends, it.start)
-			}
-			top = it
-			tasks = append(tasks, *it)
-		}
-		if len(tasks) > first {
-			ends = append(ends, to)
+// taskLists collects the items of a file's task lists as the scan meets its lines: after a
+// Tasks heading and until the next heading, the items at the list's own level.
+type taskLists struct {
+	open   bool   // the lines read are directly under a Tasks heading
+	top    int    // 1 + the index in items of the list's last item so far; 0 before its first
+	items  []item // every task list's items, in file order
+	closes []int  // for each item, where its list ends (the next heading); -1 until known
+}
+
+// heading ends the list being read, and opens one under a Tasks heading.
+func (l *taskLists) heading(h heading) {
+	for i := len(l.closes) - 1; i >= 0 && l.closes[i] < 0; i-- {
+		l.closes[i] = h.start
+	}
+	l.open, l.top = isTasksHeading(h.text), 0
+}
+
+// item takes a list item under a Tasks heading when it is one of the list's own: the first
+// indented at most three spaces (more is code, or an item nested in text: no list here), the
+// others less indented than the content of the item before them and of its kind (more indented,
+// or of another kind, they are that item's body).
+func (l *taskLists) item(it item) {
+	if l.top == 0 && it.indent > 3 {
+		l.open = false
+		return
+	}
+	if top := l.top - 1; top >= 0 && (it.indent >= l.items[top].content || it.ordered != l.items[top].ordered) {
+		return
+	}
+	l.items = append(l.items, it)
+	l.closes = append(l.closes, -1)
+	l.top = len(l.items)
+}
+
+// ends is where each item's task ends: the next item of its list, or the list's end (n, the end
+// of the file, when no heading follows).
+func (l *taskLists) ends(n int) []int {
+	ends := make([]int, len(l.items))
+	for i := range l.items {
+		switch {
+		case i+1 < len(l.items) && (l.closes[i] < 0 || l.items[i+1].start < l.closes[i]):
+			ends[i] = l.items[i+1].start
+		case l.closes[i] >= 0:
+			ends[i] = l.closes[i]
+		default:
+			ends[i] = n
 		}
 	}
-	return tasks, ends
+	return ends
 }
 
 // listSections records the tasks of a file's task lists, as section records a heading's.

@@ -106,7 +106,7 @@ func (s *scanner) sections() {
 	src := s.src
 	var hs []heading
 	var markers []markerAt
-	var items []item
+	var lists taskLists
 	taskTags := false
 	for pos := 0; pos < len(src) && !s.stopped(); {
 		le := lineEndAt(src, pos)
@@ -136,12 +136,13 @@ func (s *scanner) sections() {
 		case at-pos <= 3 && len(trimmed) > 0 && trimmed[0] == '#' && !bytes.ContainsAny(line[:at-pos], "\t"):
 			if h, ok := parseHeading(src, pos, le); ok {
 				hs = append(hs, h)
+				lists.heading(h)
 			}
 		case hasTag(trimmed, "task"):
 			taskTags = true // <task> elements outside a <tasks> block: their lists are not tasks
-		case len(trimmed) > 0 && mayBeItem(trimmed):
+		case lists.open && len(trimmed) > 0 && mayBeItem(trimmed):
 			if it, ok := listItem(src, pos, le); ok {
-				items = append(items, it)
+				lists.item(it)
 			}
 		}
 		pos = nextLine(src, le)
@@ -152,8 +153,8 @@ func (s *scanner) sections() {
 	kind, level := chooseSections(hs)
 	if kind != taskSection && kind != planSection && !taskTags {
 		// A task list (list.go) comes before numbered "### N." steps.
-		if tasks, ends := listTasks(hs, items, len(src)); len(tasks) > 0 {
-			if !s.listSections(tasks, ends, markers) {
+		if len(lists.items) > 0 {
+			if !s.listSections(lists.items, lists.ends(len(src)), markers) {
 				return
 			}
 			kind = notSection
