@@ -9,8 +9,8 @@ import "strings"
 //
 //	## Tasks
 //
-//	1. Restore the missing helper in `lesson_service.py`.
-//	2. Pass the lesson metadata to it.
+//	1. Add the CSV encoder in `export/csv.go`.
+//	2. Serve it from `GET /export.csv`.
 //	   - nested items, paragraphs and code fences belong to task 2
 //
 // or as a checklist ("- [ ] ...", "- [x] ...", "1. [ ] ..."). When a file has no <task>
@@ -31,7 +31,7 @@ import "strings"
 // A session records an item's status as it does a section's: a marker comment on the line right
 // under the item's first line, indented to the item's content so that it stays inside the item:
 //
-//	2. Pass the lesson metadata to it.
+//	2. Serve it from `GET /export.csv`.
 //	   <!-- gsd:task status="pending" -->
 //
 // A checked item ("- [x]") bootstraps as complete: the plan says so, as a <task status="...">
