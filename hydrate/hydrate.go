@@ -52,6 +52,10 @@ type Result struct {
 	// readings a person could defend (roadmap.Position's).
 	Confidence   roadmap.Confidence
 	Alternatives []roadmap.Alternative
+
+	// TakenOver: teammates took the session over since the user last changed it (takeover.go),
+	// oldest first: their agent continues the plan, and resuming it here would duplicate it.
+	TakenOver []TakenOver
 }
 
 // notePosition records how sure the position that chose the plan is.
@@ -93,6 +97,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			res.PlanIgnored = err != nil || cur != opts.Plan
 		}
 		e.next(res)
+		e.noteTakeovers(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
@@ -122,6 +127,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		case StateNoSession, StateStale, StateCorrupt:
 		default:
 			e.next(res)
+			e.noteTakeovers(res)
 			return nil
 		}
 		plan, data, err := e.bootstrapPlan(res, opts.Plan)
@@ -237,6 +243,13 @@ func (e *Env) next(res *Result) {
 	}
 	if n := roadmap.NextPlan(plans, plan); n != nil {
 		res.NextPlan = n.Path
+	}
+}
+
+// noteTakeovers records the takeovers of a session with a task to resume.
+func (e *Env) noteTakeovers(res *Result) {
+	if res.State == StateResume {
+		res.TakenOver = e.takeovers(e.User.User, res.src)
 	}
 }
 
