@@ -103,10 +103,8 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if res.PlanIgnored {
 		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
-	if res.State == hydrate.StateResume {
-		if others := env.Team().OthersOnPlan(res.Plan); len(others) > 0 {
-			a.warn("%s", env.Team().SamePlanWarning(others, res.Plan))
-		}
+	if w := env.Team().SamePlan(res); w != "" {
+		a.warn("%s", w)
 	}
 	switch format {
 	case "porcelain":
@@ -158,6 +156,7 @@ type hydrateReport struct {
 	Confidence     *string              `json:"confidence"`
 	Alternatives   []alternativeJSON    `json:"alternatives"`
 	Work           *hydrate.Work        `json:"work"`
+	TakenOverBy    []hydrate.TakenOver  `json:"takenOverBy"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -188,6 +187,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Confidence:     optString(string(r.Confidence)),
 		Alternatives:   alternativesJSON(r.Alternatives),
 		Work:           r.Work,
+		TakenOverBy:    nonNil(r.TakenOver),
 	}
 }
 
@@ -291,6 +291,11 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	if r.ResumeTask == 0 {
 		return
+	}
+	if n := len(r.TakenOver); n > 0 {
+		last := r.TakenOver[n-1]
+		a.field(w, "Taken by", a.paint("yellow", last.String()))
+		fmt.Fprintf(w, "%-10s %s\n", "", "their agent continues this plan: resuming it here would do the work twice (gsd start PLAN for other work; gsd resume --force "+last.TakeBack()+" takes it back)")
 	}
 	t := r.Tasks[r.ResumeTask-1]
 	a.field(w, "Resume", a.paint("bold", hydrate.TaskLabel(t.Number, t.Name)))

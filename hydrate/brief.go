@@ -38,8 +38,11 @@ type Brief struct {
 	Reading *string `json:"reading"`
 	// Work is what git shows of the plan's work (hydrate's Work), its lists held to
 	// maxWorkListed; nil when it was not read.
-	Work *Work  `json:"work"`
-	Next []Step `json:"next"`
+	Work *Work `json:"work"`
+	// TakenOver: teammates took the session over since it last changed (Result.TakenOver):
+	// their agent continues the plan.
+	TakenOver []TakenOver `json:"takenOverBy"`
+	Next      []Step      `json:"next"`
 }
 
 // maxWorkListed bounds each list of a brief's Work.
@@ -107,6 +110,10 @@ func (e *Env) Brief(r *Result) *Brief {
 		WouldCarry:     r.WouldCarry,
 		Reading:        reading(r),
 		Work:           briefWork(r.Work),
+		TakenOver:      r.TakenOver,
+	}
+	if b.TakenOver == nil {
+		b.TakenOver = []TakenOver{}
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
 	if s.file != nil && s.Valid() {
@@ -275,6 +282,14 @@ func (e *Env) nextSteps(b *Brief) []Step {
 	}
 	switch b.State {
 	case StateResume:
+		if n := len(b.TakenOver); n > 0 {
+			// Someone else's agent continues the plan: the steps are not to resume it.
+			return []Step{
+				step("to see who works on what, on this machine and the ones gsd sync fetched", "sessions"),
+				step("to leave this plan to them and start other work", "start PLAN"),
+				step("only if they agree: to take the session back", "resume --force %s", b.TakenOver[n-1].TakeBack()),
+			}
+		}
 		if b.Resume == nil {
 			return nil
 		}

@@ -56,6 +56,10 @@ type Result struct {
 	// readings a person could defend (roadmap.Position's).
 	Confidence   roadmap.Confidence
 	Alternatives []roadmap.Alternative
+
+	// TakenOver: teammates took the session over since the user last changed it (takeover.go),
+	// oldest first: their agent continues the plan, and resuming it here would duplicate it.
+	TakenOver []TakenOver
 }
 
 // notePosition records how sure the position that chose the plan is.
@@ -101,6 +105,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		e.next(res)
 		e.interrupted(res)
+		e.noteTakeovers(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
@@ -142,6 +147,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			}
 			e.next(res)
 			e.interrupted(res)
+			e.noteTakeovers(res)
 			return nil
 		}
 		plan, data, err := e.bootstrapPlan(res, opts.Plan)
@@ -278,6 +284,13 @@ func (e *Env) next(res *Result) {
 	}
 	if n := roadmap.NextPlan(plans, plan); n != nil {
 		res.NextPlan = n.Path
+	}
+}
+
+// noteTakeovers records the takeovers of a session with a task to resume.
+func (e *Env) noteTakeovers(res *Result) {
+	if res.State == StateResume {
+		res.TakenOver = e.takeovers(e.User.User, res.src)
 	}
 }
 

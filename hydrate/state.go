@@ -84,6 +84,10 @@ type StateReport struct {
 	Position    CurrentPosition `json:"position"`
 	Agrees      bool            `json:"agrees"`
 	Differences []Difference    `json:"differences"`
+	// Unsummarised are the plans STATE.md says were completed that have no SUMMARY
+	// (roadmap.Project.Unsummarised): while there are any, STATE.md does not agree, and --write
+	// cannot fix it.
+	Unsummarised []roadmap.StateClaim `json:"unsummarised"`
 }
 
 // DeriveCurrentPosition works out the position STATE.md records from a loaded project: the
@@ -175,13 +179,16 @@ func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 // stateReport derives the position and compares STATE.md's text src (nil when there is no
 // STATE.md) with it.
 func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
-	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}}
+	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}, Unsummarised: []roadmap.StateClaim{}}
 	if src == nil {
 		return sp
 	}
 	sp.Exists = true
 	sp.Differences = compareState(src, sp.Position, true)
-	sp.Agrees = len(sp.Differences) == 0
+	if proj.Unsummarised != nil {
+		sp.Unsummarised = proj.Unsummarised
+	}
+	sp.Agrees = len(sp.Differences) == 0 && len(sp.Unsummarised) == 0
 	return sp
 }
 
@@ -236,7 +243,7 @@ func (e *Env) writeState(proj *roadmap.Project) (*StateReport, bool, error) {
 		}
 		changed = true
 		e.pos = nil // the position read STATE.md (and what it declares) before this write
-		sp.Exists, sp.Agrees, sp.Differences = true, true, []Difference{}
+		sp.Exists, sp.Agrees, sp.Differences = true, len(sp.Unsummarised) == 0, []Difference{}
 		return nil
 	})
 	return sp, changed, err

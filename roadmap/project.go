@@ -32,6 +32,11 @@ type Project struct {
 	Progress    Progress    // the current milestone's, as GSD counts it
 	AllProgress Progress    // every phase's
 	Problems    []Problem
+	// Unsummarised are the plans of the current milestone STATE.md says were completed
+	// (stopped_at, a Last activity line) that have no SUMMARY: STATE.md cannot agree with the
+	// disk while it says so, and gsd state --write, which never rewrites those lines, cannot
+	// make it.
+	Unsummarised []StateClaim
 
 	idx *dirIndex
 }
@@ -211,6 +216,7 @@ func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, err
 	}
 	p.checkOutside()
 	p.checkMarks(rmPath)
+	p.checkStateClaims()
 	SortProblems(p.Problems)
 	return p, nil
 }
@@ -307,6 +313,35 @@ func (p *Project) directoryRows() error {
 	return nil
 }
 
+// StateClaim is a plan STATE.md says was completed.
+type StateClaim struct {
+	statemd.PlanClaim
+	Path string `json:"path"` // the plan file
+}
+
+// checkStateClaims finds the plans STATE.md says were completed that have no SUMMARY
+// (Unsummarised), each a warning at its line. Only the current milestone's plans are looked
+// up: another milestone may have a plan of the same id.
+func (p *Project) checkStateClaims() {
+	statePath := path.Join(p.PlanningDir, "STATE.md")
+	for _, c := range p.Position.Declared.CompletedPlans {
+		for i := range p.Phases {
+			ph := &p.Phases[i]
+			if !ph.InMilestone {
+				continue
+			}
+			for _, pl := range ph.Plans {
+				if !strings.EqualFold(pl.ID, c.Plan) || pl.Settled() {
+					continue
+				}
+				p.Unsummarised = append(p.Unsummarised, StateClaim{PlanClaim: c, Path: pl.Path})
+				p.problem(SeverityWarning, statePath, c.Line,
+					fmt.Sprintf("says %s was completed, but it has no SUMMARY: write its SUMMARY, or correct STATE.md", path.Base(pl.Path)))
+			}
+		}
+	}
+}
+
 // addArchived adds the phase of archived directory d's number in d's archive
 // (milestones/<version>-phases/), unless a directory of the archive added it already: history,
 // after any phase of the number the roadmap lists, so that a search by number finds that first.
@@ -386,6 +421,11 @@ func (p *Project) problem(sev Severity, file string, line int, msg string) {
 	p.Problems = append(p.Problems, Problem{Severity: sev, File: file, Line: line, Message: msg})
 }
 
+// dirProblem is a problem about a directory.
+func (p *Project) dirProblem(sev Severity, dir string, msg string) {
+	p.Problems = append(p.Problems, Problem{Severity: sev, File: dir, Message: msg, Dir: true})
+}
+
 // derivedStatus is a phase's status as the disk shows it, given its plans and what the roadmap
 // says. A phase with plans is complete when every plan has its SUMMARY, in progress when some
 // have (or the roadmap says so), deferred when the roadmap defers it and none has, planned
@@ -457,16 +497,22 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 		p.problem(SeverityInfo, ph.PhaseSummary, 0,
 			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
 	}
-	if ph.RoadmapStatus == StatusComplete && len(fixes) > 0 {
+	// Any mark that calls the phase complete claims it, whatever the others say: a checked box
+	// beside a progress table row "In Progress" is as wrong as one beside a row "Complete".
+	claimed := ph.RoadmapStatus == StatusComplete || ph.Entry.ClaimLine > 0
+	if claimed && len(fixes) > 0 {
 		p.checkFixes(ph, num, fixes, rmPath)
 	}
-	if ph.RoadmapStatus == StatusComplete && len(open) > 0 {
+	if claimed && len(open) > 0 {
 		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
 		if e := ph.Entry; e.ClaimLine > 0 {
 			// One mark says complete, another does not: the one that says complete is wrong.
 			what, line = "write the missing SUMMARY or remove the mark that calls it complete", e.ClaimLine
-			if e.ClaimTable {
+			switch {
+			case e.ClaimTable:
 				what = "write the missing SUMMARY or update the progress table's row"
+			case e.ClaimBox:
+				what = "write the missing SUMMARY or uncheck the phase"
 			}
 		}
 		if why, ok := leftover(ph); ok {
@@ -575,7 +621,11 @@ func (p *Project) checkFixes(ph *PhaseInfo, num string, fixes []string, rmPath s
 	if why, ok := leftover(ph); ok {
 		sev, what = SeverityInfo, why
 	}
-	p.problem(sev, rmPath, ph.Line,
+	line := ph.Line
+	if ph.Entry.ClaimLine > 0 {
+		line = ph.Entry.ClaimLine // the mark that calls it complete
+	}
+	p.problem(sev, rmPath, line,
 		fmt.Sprintf("phase %s is marked complete, but its FIX plan %s %s no SUMMARY (%s)", num, listNames(fixes), hasHave(len(fixes)), what))
 }
 
@@ -612,16 +662,16 @@ func (p *Project) checkSplit(num string, withPlans []string, history bool, ph *P
 			continue
 		}
 		if pl.parent != path.Join(p.PlanningDir, "phases") {
-			p.problem(SeverityInfo, pl.dirs[1], 0,
+			p.dirProblem(SeverityInfo, pl.dirs[1],
 				fmt.Sprintf("phase %s has plans in %d directories of one archive (%s): history", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
 			continue
 		}
 		if history {
-			p.problem(SeverityInfo, pl.dirs[1], 0,
+			p.dirProblem(SeverityInfo, pl.dirs[1],
 				fmt.Sprintf("phase %s has plans in %d directories (%s), %s: history", num, len(pl.dirs), strings.Join(pl.dirs, ", "), outsideOrShipped(ph)))
 			continue
 		}
-		p.problem(SeverityError, pl.dirs[1], 0,
+		p.dirProblem(SeverityError, pl.dirs[1],
 			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
 	}
 }
@@ -699,13 +749,13 @@ func (p *Project) outside(live string, ds []outsideDir) {
 		for _, d := range ds {
 			switch {
 			case d.open && d.shipped != "":
-				p.problem(SeverityInfo, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, and plans not done: a leftover of %s, which shipped (archive it to say so)", d.num, d.shipped))
+				p.dirProblem(SeverityInfo, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, and plans not done: a leftover of %s, which shipped (archive it to say so)", d.num, d.shipped))
 			case d.open && p.Position.Rule == RuleCommits && p.Position.Phase != nil && p.Position.Phase.Dir == d.path:
-				p.problem(SeverityWarning, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, though its plans are being committed: add it to the roadmap", d.num))
+				p.dirProblem(SeverityWarning, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, though its plans are being committed: add it to the roadmap", d.num))
 			case d.open:
-				p.problem(SeverityWarning, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
+				p.dirProblem(SeverityWarning, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
 			default:
-				p.problem(SeverityInfo, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md: finished work the roadmap no longer lists (archive it to say so)", d.num))
+				p.dirProblem(SeverityInfo, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md: finished work the roadmap no longer lists (archive it to say so)", d.num))
 			}
 		}
 		return
@@ -722,13 +772,13 @@ func (p *Project) outside(live string, ds []outsideDir) {
 	msg := fmt.Sprintf("%d phase directories outside the roadmap: %s–%s (gsd progress --all lists them)", len(ds), ds[0].raw, ds[len(ds)-1].raw)
 	if len(open) == 0 {
 		if len(leftover) > 0 {
-			p.problem(SeverityInfo, live, 0, fmt.Sprintf("%s; %s %s plans not done, left over from shipped milestones", msg, listNames(leftover), hasHave(len(leftover))))
+			p.dirProblem(SeverityInfo, live, fmt.Sprintf("%s; %s %s plans not done, left over from shipped milestones", msg, listNames(leftover), hasHave(len(leftover))))
 			return
 		}
-		p.problem(SeverityInfo, live, 0, msg+"; every plan in them has its SUMMARY")
+		p.dirProblem(SeverityInfo, live, msg+"; every plan in them has its SUMMARY")
 		return
 	}
-	p.problem(SeverityWarning, live, 0, fmt.Sprintf("%s; %s %s plans not done and %s never the current phase: add %s to the roadmap or archive %s",
+	p.dirProblem(SeverityWarning, live, fmt.Sprintf("%s; %s %s plans not done and %s never the current phase: add %s to the roadmap or archive %s",
 		msg, listNames(open), hasHave(len(open)), isAre(len(open)), itThem(len(open)), itThem(len(open))))
 }
 
@@ -775,6 +825,20 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 		return nil
 	}
 	return &p.Phases[p.Current]
+}
+
+// Listed returns the indexes of the phases a list of them shows, in ListOrder: the current
+// milestone's, or with all every phase; and how many it leaves out. Every list of phases (gsd
+// progress, its --json, the CI job summary) shows these.
+func (p *Project) Listed(all bool) (shown []int, hidden int) {
+	for _, i := range p.ListOrder() {
+		if all || p.Phases[i].InMilestone {
+			shown = append(shown, i)
+		} else {
+			hidden++
+		}
+	}
+	return shown, hidden
 }
 
 // ListOrder returns the indexes of Phases in the order a list of every phase shows them

@@ -127,6 +127,29 @@ func TestLoadProblems(t *testing.T) {
 			want: ".planning/ROADMAP.md:7: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or remove the mark that calls it complete)\n",
 		},
 		{
+			// The row is the freshest word on the status, but the box is a claim all the same:
+			// the error is at the box.
+			name: "the checklist calls it complete, the table's row says in progress",
+			fsys: project(
+				".planning/ROADMAP.md", "- [x] **Phase 1: One**\n\n"+progressHeader+
+					"| 1. One | 1/2 | In Progress | - |\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"01-one/01-02-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:1: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or uncheck the phase)\n",
+		},
+		{
+			name: "a heading's mark calls it complete, the table's row says in progress",
+			fsys: project(
+				".planning/ROADMAP.md", "- [ ] **Phase 1: One**\n\n"+progressHeader+
+					"| 1. One | 1/2 | In Progress | - |\n\n"+
+					"### Phase 1: One (COMPLETE)\n",
+				ph+"01-one/01-01-PLAN.md", "", ph+"01-one/01-01-SUMMARY.md", "",
+				ph+"01-one/01-02-PLAN.md", "",
+			),
+			want: ".planning/ROADMAP.md:7: error: phase 1 is marked complete, but 01-02-PLAN.md has no SUMMARY (write the missing SUMMARY or remove the mark that calls it complete)\n",
+		},
+		{
 			name: "the table's row calls it complete, the checklist does not",
 			fsys: project(
 				".planning/ROADMAP.md", "- [ ] **Phase 1: One**\n\n"+progressHeader+
