@@ -145,6 +145,27 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		}
 		p("\n")
 	}
+	if h := b.Handoff; h != nil {
+		section(hydrate.DropWork, "")
+		if h.InForce {
+			p("## GSD's handoff\n\n%s (%s) is newer than the other evidence: /gsd:pause-work left it for you.\n\n", h.File, handoffDate(h))
+			if h.NextAction != "" {
+				p("- **Next action:** %s\n", h.NextAction)
+			}
+			for _, x := range h.Blockers {
+				p("- **Blocker:** %s\n", x)
+			}
+			for _, x := range h.HumanActions {
+				p("- **Human action pending:** %s\n", x)
+			}
+			if len(h.Uncommitted) > 0 {
+				p("- **Paused with files not committed:** %s\n", strings.Join(h.Uncommitted, ", "))
+			}
+			p("\n")
+		} else {
+			p("%s (%s) is history, not where work stands: %s.\n\n", h.File, handoffDate(h), h.History)
+		}
+	}
 	if b.Objective != nil {
 		section(hydrate.DropObjective, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
 		p("## Objective\n\n%s\n", b.Objective.Text)

@@ -156,6 +156,7 @@ type hydrateReport struct {
 	Confidence     *string              `json:"confidence"`
 	Alternatives   []alternativeJSON    `json:"alternatives"`
 	Work           *hydrate.Work        `json:"work"`
+	Handoff        *roadmap.Handoff     `json:"handoff"`
 	TakenOverBy    []hydrate.TakenOver  `json:"takenOverBy"`
 }
 
@@ -187,6 +188,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Confidence:     optString(string(r.Confidence)),
 		Alternatives:   alternativesJSON(r.Alternatives),
 		Work:           r.Work,
+		Handoff:        r.Handoff,
 		TakenOverBy:    nonNil(r.TakenOver),
 	}
 }
@@ -244,6 +246,7 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	a.printCarry(w, r.Carry)
 	a.printReading(w, r)
 	a.printWork(w, r)
+	a.printHandoff(w, r.Handoff)
 	for _, warn := range r.Warnings {
 		a.field(w, "Warning", warn)
 	}
@@ -347,6 +350,32 @@ func (a *app) printWork(w io.Writer, r *hydrate.Result) {
 			break
 		}
 		a.field(w, "Unmatched", fmt.Sprintf("%s %s matches no task (gsd mark-complete N if it finished one)", c.Hash, c.Subject))
+	}
+}
+
+// printHandoff says what GSD's newest pause file asks for when it is in force (the next action,
+// blockers, human actions pending, files it says are not committed), and that it is history
+// when something newer overtook it.
+func (a *app) printHandoff(w io.Writer, h *roadmap.Handoff) {
+	if h == nil {
+		return
+	}
+	if !h.InForce {
+		a.field(w, "Handoff", fmt.Sprintf("%s (%s) is history: %s", h.File, handoffDate(h), h.History))
+		return
+	}
+	a.field(w, "Handoff", fmt.Sprintf("%s (%s), newer than the other evidence", h.File, handoffDate(h)))
+	if h.NextAction != "" {
+		a.field(w, "Next", h.NextAction)
+	}
+	for _, b := range h.Blockers {
+		a.field(w, "Blocker", b)
+	}
+	for _, act := range h.HumanActions {
+		a.field(w, "Human", act)
+	}
+	if len(h.Uncommitted) > 0 {
+		a.field(w, "Paused", "with files not committed: "+strings.Join(h.Uncommitted, ", "))
 	}
 }
 

@@ -39,6 +39,8 @@ type Brief struct {
 	// Work is what git shows of the plan's work (hydrate's Work), its lists held to
 	// maxWorkListed; nil when it was not read.
 	Work *Work `json:"work"`
+	// Handoff is GSD's newest pause file as the position weighed it (Result.Handoff).
+	Handoff *roadmap.Handoff `json:"handoff"`
 	// TakenOver: teammates took the session over since it last changed (Result.TakenOver):
 	// their agent continues the plan.
 	TakenOver []TakenOver `json:"takenOverBy"`
@@ -110,6 +112,7 @@ func (e *Env) Brief(r *Result) *Brief {
 		WouldCarry:     r.WouldCarry,
 		Reading:        reading(r),
 		Work:           briefWork(r.Work),
+		Handoff:        r.Handoff,
 		TakenOver:      r.TakenOver,
 	}
 	if b.TakenOver == nil {

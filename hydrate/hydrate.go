@@ -48,6 +48,9 @@ type Result struct {
 	// Work is what the traces of execution (task commits, files changed and not committed) show
 	// of the session's plan, and the statuses set from them (work.go); nil without a plan.
 	Work *Work
+	// Handoff is GSD's newest pause file (HANDOFF.json, .continue-here.md) as the position
+	// weighed it, in force or history; nil when there is none or the position was not needed.
+	Handoff *roadmap.Handoff
 
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
@@ -80,6 +83,9 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 	res, err := e.hydrate(opts)
 	if err != nil {
 		return nil, err
+	}
+	if pos, err := e.Position(); err == nil {
+		res.Handoff = pos.Handoff
 	}
 	if err := e.syncState(res, opts.SyncState); err != nil {
 		return res, err
@@ -216,8 +222,9 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		}
 		plan, data, err := e.prepare(pos.Active.Path)
 		if err == nil && filesReading(pos) != pos {
-			// The commits chose the plan, not the planning files: the session holds to it as
-			// to a plan the user named (staleness judges it against the files).
+			// The newest work (commits, a handoff) chose the plan, not the planning files: the
+			// session holds to it as to a plan the user named (staleness judges it against the
+			// files).
 			data = planfile.MarkCommitted(data)
 		}
 		var untrackable *UntrackableError

@@ -23,6 +23,9 @@ type ProgressReport struct {
 	// Workstreams is WorkstreamsHint's line: the root has no current phase (or no roadmap) and
 	// the project has workstreams. "" otherwise.
 	Workstreams string
+	// Git says which evidence of the work git gave (Traces.Available): the position weighs the
+	// newest commit of work.
+	Git string
 }
 
 // Errors counts the problems of severity error.
@@ -83,7 +86,7 @@ func (p Project) Progress() (*ProgressReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &ProgressReport{Project: proj}
+	r := &ProgressReport{Project: proj, Git: e.Traces().Available()}
 	e.pos = proj.Position // Load decided it as Locate does: every session's staleness check asks it
 	if r.PlanFiles, r.PlansDone, err = proj.CountPlanFiles(e.FS); err != nil {
 		return nil, err

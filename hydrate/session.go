@@ -214,7 +214,7 @@ func notPositionsPlan(pos *roadmap.Position, planPath string, h planfile.Header)
 	}
 	why := "as you started it with gsd start"
 	if h.Committed {
-		why = "as its tasks were being committed when the session started"
+		why = "as the newest work named it when the session started"
 	}
 	return fmt.Sprintf("not the position's plan (%s); kept, %s (gsd start alone follows the position)", where, why)
 }

@@ -145,7 +145,7 @@ func gitWhy(err error) string {
 		return "git is not installed"
 	case errors.As(err, &ge) && ge.TimedOut:
 		return "git took longer than " + gitBudget.String()
-	case errors.As(err, &ge) && strings.Contains(ge.Stderr, "does not have any commits"):
+	case errors.As(err, &ge) && (strings.Contains(ge.Stderr, "does not have any commits") || strings.Contains(ge.Stderr, "bad revision 'HEAD'")):
 		return "no commits yet"
 	case errors.As(err, &ge) && ge.Stderr != "":
 		return "git failed: " + trace.Clip(teamsync.FirstLine(ge.Stderr), 120)

@@ -19,8 +19,9 @@ type Header struct {
 	// (gsd start PLAN), a decision that holds whatever the current phase is, until the plan has
 	// its SUMMARY or is edited. Forced implies it.
 	Chosen bool
-	// Committed says the Chosen header records that the plan was being committed when the
-	// session was started from it (MarkCommitted), not a plan the user named.
+	// Committed says the Chosen header records that the newest work named the plan when the
+	// session was started from it (its task commits, GSD's handoff: MarkCommitted), not that the
+	// user named it.
 	Committed bool
 }
 
@@ -28,10 +29,10 @@ type Header struct {
 const (
 	forcedComment = "<!-- Forced: started with gsd start --force; kept although the plan has its SUMMARY or its phase is past -->"
 	chosenComment = "<!-- Chosen: started with gsd start PLAN; kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
-	// committedComment is the Chosen header of a session started from the plan the newest
-	// commit of work names: GSD's executor was executing it.
-	committedComment = "<!-- Chosen: its tasks were being committed; kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
-	committedWords   = "tasks were being committed"
+	// committedComment is the Chosen header of a session started from the plan the newest work
+	// named (its task commits, or GSD's handoff), not the planning files.
+	committedComment = "<!-- Chosen: the newest work named it (its task commits, or GSD's handoff); kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
+	committedWords   = "the newest work named it"
 )
 
 // MarkForced adds the Forced header to a session's header (after its Started line, else at the
@@ -47,8 +48,8 @@ func MarkForced(src []byte) []byte {
 // forced) is returned as it is.
 func MarkChosen(src []byte) []byte { return markChosen(src, chosenComment) }
 
-// MarkCommitted adds the Chosen header of a session started from the plan the newest commit of
-// work names (Header.Committed), as MarkChosen adds its own.
+// MarkCommitted adds the Chosen header of a session started from the plan the newest work named
+// (Header.Committed), as MarkChosen adds its own.
 func MarkCommitted(src []byte) []byte { return markChosen(src, committedComment) }
 
 func markChosen(src []byte, comment string) []byte {

@@ -38,8 +38,11 @@ type Position struct {
 	// could defend when the signals disagree (none when they agree).
 	Confidence   Confidence
 	Alternatives []Alternative
-	// Files is the reading of the planning files alone when the newest commit of work moved the
-	// position (Rule is RuleCommits); nil otherwise. A session is judged against it (staleness):
+	// Handoff is GSD's newest pause file (HANDOFF.json, .continue-here.md), in force or history;
+	// nil when there is none.
+	Handoff *Handoff
+	// Files is the reading of the planning files alone when the newest commit of work or a pause
+	// file moved the position (Rule is RuleCommits or RuleHandoff); nil otherwise. A session is judged against it (staleness):
 	// a judgement that needs no git agrees with every command's, those that read no git too.
 	Files *Position
 }
@@ -118,8 +121,9 @@ func ScopeOf(planningDir string) string {
 }
 
 // decide applies the position model's rules (design: "Where a project stands") to what the
-// roadmap, STATE.md and the directories say, weighs the newest commit of work against it
-// (followCommits), then weighs how sure the choice is. It is the only place the current phase
+// roadmap, STATE.md and the directories say, weighs GSD's newest pause file (weighHandoff) and,
+// unless that is in force, the newest commit of work (followCommits) against it, then weighs
+// how sure the choice is. It is the only place the current phase
 // is decided.
 func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex, commits []trace.Commit) (*Position, error) {
 	p, err := choose(rm, decl, idx)
@@ -128,10 +132,15 @@ func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex, commits []trace.C
 	}
 	files := *p // the reading of the planning files alone, kept when the commits move it
 	files.Evidence, files.Alternatives, files.Phases = slices.Clip(p.Evidence), slices.Clip(p.Alternatives), slices.Clip(p.Phases)
-	if err := p.followCommits(idx, commits); err != nil {
+	if p.Handoff, err = p.weighHandoff(idx, commits); err != nil {
 		return nil, err
 	}
-	if p.Rule == RuleCommits {
+	if p.Handoff == nil || !p.Handoff.InForce {
+		if err := p.followCommits(idx, commits); err != nil {
+			return nil, err
+		}
+	}
+	if p.Rule == RuleCommits || p.Rule == RuleHandoff {
 		if err := files.settle(idx); err != nil {
 			return nil, err
 		}

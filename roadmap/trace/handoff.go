@@ -13,18 +13,18 @@ import (
 // shape (missing keys, numbers written as strings, lists of strings where objects belong), so
 // every field is read leniently and a field that does not read is left empty.
 type Handoff struct {
-	File  string    // where it was read, root-relative (set by the caller)
-	Time  time.Time // when it was written (timestamp, last_updated); zero when it does not say
-	Phase string    // as written: "58", "02-sentinel-data-access"; "" when none
-	Plan  string    // as written: "1", "58-01"; "" when none
-	Task  int       // the task it paused at; 0 when none
-	Total int       // the plan's task count it gives; 0 when none
+	File  string    `json:"file"`       // where it was read, root-relative (set by the caller)
+	Time  time.Time `json:"time"`       // when it was written (timestamp, last_updated); zero when it does not say
+	Phase string    `json:"phase"`      // as written: "58", "02-sentinel-data-access"; "" when none
+	Plan  string    `json:"plan"`       // as written: "1", "58-01"; "" when none
+	Task  int       `json:"task"`       // the task it paused at; 0 when none
+	Total int       `json:"totalTasks"` // the plan's task count it gives; 0 when none
 	// Status is its status word: "paused", "in_progress", "blocked", "archived-superseded", ...
-	Status       string
-	NextAction   string
-	Blockers     []string
-	HumanActions []string // human actions pending
-	Uncommitted  []string // files it says were changed and not committed
+	Status       string   `json:"status"`
+	NextAction   string   `json:"nextAction"`
+	Blockers     []string `json:"blockers"`
+	HumanActions []string `json:"humanActions"`     // human actions pending
+	Uncommitted  []string `json:"uncommittedFiles"` // files it says were changed and not committed
 }
 
 // Bounds of a handoff as read.
