@@ -212,11 +212,10 @@ func notPositionsPlan(pos *roadmap.Position, planPath string, h planfile.Header)
 	if pos.Active != nil {
 		where = fmt.Sprintf("phase %s is current, and its active plan is %s", pos.Phase.Num, pos.Active.Path)
 	}
-	why := "as you started it with gsd start"
 	if h.Committed {
-		why = "as the newest work named it when the session started"
+		return fmt.Sprintf("not the plan the planning files make active (%s); kept, as the newest work (its commits, GSD's handoff) named it when the session started: update STATE.md and ROADMAP.md to agree", where)
 	}
-	return fmt.Sprintf("not the position's plan (%s); kept, %s (gsd start alone follows the position)", where, why)
+	return fmt.Sprintf("not the position's plan (%s); kept, as you started it with gsd start (gsd start alone follows the position)", where)
 }
 
 // resumePoint is the first task that is not complete; an in-progress one was interrupted and is
@@ -251,8 +250,7 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	// below reuses that listing when the session is in the current phase (the common case). A
 	// session is judged against the planning files' reading: commands that read no git (mark,
 	// tasks) judge it as hydrate does.
-	full, posErr := e.Position()
-	pos := full
+	pos, posErr := e.Position()
 	if posErr == nil && pos.Files != nil {
 		pos = pos.Files
 	}
@@ -272,7 +270,7 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 			// the phase check in silence.
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
 		case chosen:
-			if w := notPositionsPlan(full, planPath, p.Header); w != "" {
+			if w := notPositionsPlan(pos, planPath, p.Header); w != "" {
 				s.Warnings = append(s.Warnings, w)
 			}
 		case pos.Phase != nil && !pos.Phase.Num.Equal(num) && pos.Ahead(num):
