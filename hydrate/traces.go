@@ -141,7 +141,7 @@ func (e *Env) runGit(args []string) ([]byte, error) {
 func gitWhy(err error) string {
 	var ge *teamsync.Error
 	switch {
-	case errors.Is(err, exec.ErrNotFound):
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
 		return "git is not installed"
 	case errors.As(err, &ge) && ge.TimedOut:
 		return "git took longer than " + gitBudget.String()
