@@ -275,35 +275,18 @@ type FileTypeError struct {
 }
 
 func (e *FileTypeError) Error() string {
-	what := "not a regular file"
-	switch {
-	case e.Mode.IsDir():
-		what = "a directory"
-	case e.Mode&fs.ModeNamedPipe != 0:
-		what = "a FIFO"
-	case e.Mode&fs.ModeSymlink != 0:
-		what = "a symbolic link"
-	case e.Mode&fs.ModeDevice != 0:
-		what = "a device"
-	case e.Mode&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Sprintf("%s is %s, not a journal; session history is not recorded until it is moved away", e.Path, what)
+	return fmt.Sprintf("%s is %s, not a journal; session history is not recorded until it is moved away", e.Path, atomicfile.TypeName(e.Mode))
 }
 
-// check refuses a journal path that exists and is not a regular file, without opening it.
+// check refuses a journal path that exists and is not a regular file, without opening it: the
+// refusal of every writer (atomicfile.CheckRegular), said as the journal's.
 func check(path string) (bool, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+	ok, err := atomicfile.CheckRegular(path)
+	var nr *atomicfile.NotRegularError
+	if errors.As(err, &nr) {
+		return false, &FileTypeError{Path: path, Mode: nr.Mode}
 	}
-	if err != nil {
-		return false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return false, &FileTypeError{Path: path, Mode: fi.Mode()}
-	}
-	return true, nil
+	return ok, err
 }
 
 // Last is the last event of the journal at path that parses, reading it from the end; problems
