@@ -56,16 +56,42 @@ func Order(evs []Event) []Event {
 		}
 	}
 	out := make([]Event, 0, len(uniq))
-	for ready.Len() > 0 {
+	for len(out) < len(uniq) {
+		if ready.Len() == 0 {
+			// Parents that name each other (a loop no writer makes, and Parse refuses: each
+			// event is numbered one past its parent): the least event left goes next, as if it
+			// had no parent, so that no event is ever left out.
+			least := -1
+			for i := range uniq {
+				if waiting[i] > 0 && (least < 0 || eventLess(uniq[i], uniq[least])) {
+					least = i
+				}
+			}
+			waiting[least] = 0
+			heap.Push(ready, least)
+		}
 		i := heap.Pop(ready).(int)
 		out = append(out, uniq[i])
 		for _, c := range children[i] {
-			if waiting[c]--; waiting[c] == 0 {
-				heap.Push(ready, c)
+			if waiting[c] > 0 {
+				if waiting[c]--; waiting[c] == 0 {
+					heap.Push(ready, c)
+				}
 			}
 		}
 	}
-	return out // a cycle would need a line to hold its own hash: none is left out in practice
+	return out
+}
+
+// eventLess orders events that are ready at once: by sequence number, time and ID.
+func eventLess(a, b Event) bool {
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
+	}
+	if !a.Time.Equal(b.Time) {
+		return a.Time.Before(b.Time)
+	}
+	return a.ID < b.ID
 }
 
 // eventHeap orders ready events by sequence number, time and ID.
@@ -75,16 +101,7 @@ type eventHeap struct {
 }
 
 func (h *eventHeap) Len() int { return len(h.idx) }
-func (h *eventHeap) Less(i, j int) bool {
-	a, b := h.evs[h.idx[i]], h.evs[h.idx[j]]
-	if a.Seq != b.Seq {
-		return a.Seq < b.Seq
-	}
-	if !a.Time.Equal(b.Time) {
-		return a.Time.Before(b.Time)
-	}
-	return a.ID < b.ID
-}
+func (h *eventHeap) Less(i, j int) bool { return eventLess(h.evs[h.idx[i]], h.evs[h.idx[j]]) }
 func (h *eventHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
 func (h *eventHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
 func (h *eventHeap) Pop() any {
@@ -258,4 +275,86 @@ func Apply(st State, ev Event) (State, error) {
 		return st, fmt.Errorf("seq %d (%s): the replayed session does not match the recorded hash", ev.Seq, ev.Type)
 	}
 	return st, nil
+}
+
+// ReplayBranches rebuilds the session that branches of one history which went on separately
+// (two machines' journals, merged) come to together. heads are the IDs of the events each
+// branch ends with. Each branch is replayed along its parents from the nearest event that
+// records the whole session; the result is the session of the branch whose such event comes
+// last in Order, with each task's status taken from the branch that set it last in Order (an
+// event that records the whole session sets every task). Hashes are not checked (they follow
+// each branch's own line), and the result is the same whichever order evs and heads are in.
+// ok is false when a head is not in evs, a branch does not replay (no event records its
+// session, a parent is missing, the last such event leaves no session), or the branches'
+// sessions have different numbers of tasks.
+func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
+	evs = Order(evs)
+	pos := make(map[string]int, len(evs))
+	for i, ev := range evs {
+		if _, dup := pos[ev.ID]; !dup {
+			pos[ev.ID] = i
+		}
+	}
+	type branch struct {
+		base  int // where its base event is in evs
+		sts   []planfile.Status
+		setAt []int // where each task's status was last set
+	}
+	var bs []branch
+	for _, h := range heads {
+		i, ok := pos[h]
+		if !ok {
+			return nil, false
+		}
+		path, err := ancestry(evs, i)
+		if err != nil || path[0].Type == Archive || path[0].SHA256 == "" {
+			return nil, false
+		}
+		sts, err := planfile.Scan([]byte(path[0].Session)).Statuses()
+		if err != nil || len(sts) == 0 {
+			return nil, false
+		}
+		b := branch{base: pos[path[0].ID], sts: sts, setAt: make([]int, len(sts))}
+		for k := range b.setAt {
+			b.setAt[k] = b.base
+		}
+		for _, ev := range path[1:] {
+			st, ok := planfile.ParseStatus(ev.New)
+			if ev.Type != Mark || !ok || ev.Task < 1 || ev.Task > len(sts) {
+				continue
+			}
+			b.sts[ev.Task-1], b.setAt[ev.Task-1] = st, pos[ev.ID]
+		}
+		if len(bs) > 0 && len(sts) != len(bs[0].sts) {
+			return nil, false
+		}
+		bs = append(bs, b)
+	}
+	if len(bs) == 0 {
+		return nil, false
+	}
+	from := 0
+	for k := range bs {
+		if bs[k].base > bs[from].base {
+			from = k
+		}
+	}
+	out := []byte(evs[bs[from].base].Session)
+	for task := range bs[from].sts {
+		win := 0
+		for k := range bs {
+			if bs[k].setAt[task] > bs[win].setAt[task] {
+				win = k
+			}
+		}
+		next, err := planfile.SetStatus(out, task+1, bs[win].sts[task])
+		switch {
+		case err == planfile.ErrUnchanged:
+		case err != nil:
+			return nil, false
+		default:
+			out = next
+		}
+	}
+	return out, true
 }
