@@ -100,10 +100,10 @@ type eventHeap struct {
 	idx []int
 }
 
-func (h *eventHeap) Len() int { return len(h.idx) }
+func (h *eventHeap) Len() int           { return len(h.idx) }
 func (h *eventHeap) Less(i, j int) bool { return eventLess(h.evs[h.idx[i]], h.evs[h.idx[j]]) }
-func (h *eventHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *eventHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *eventHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *eventHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
 func (h *eventHeap) Pop() any {
 	n := len(h.idx) - 1
 	x := h.idx[n]
@@ -279,14 +279,17 @@ func Apply(st State, ev Event) (State, error) {
 
 // ReplayBranches rebuilds the session that branches of one history which went on separately
 // (two machines' journals, merged) come to together. heads are the IDs of the events each
-// branch ends with. Each branch is replayed along its parents from the nearest event that
-// records the whole session; the result is the session of the branch whose such event comes
-// last in Order, with each task's status taken from the branch that set it last in Order (an
-// event that records the whole session sets every task). Hashes are not checked (they follow
-// each branch's own line), and the result is the same whichever order evs and heads are in.
-// ok is false when a head is not in evs, a branch does not replay (no event records its
-// session, a parent is missing, the last such event leaves no session), or the branches'
-// sessions have different numbers of tasks.
+// branch ends with. The result is the session of the branch whose last event that records the
+// whole session comes last in Order, with each task's status taken from the branch that changed
+// it last in Order: a three-way merge, task by task, whose common ancestor need not be named.
+// Each branch is walked along its parents from its first event, so an event that records the
+// whole session changes only the tasks whose status it changes (a merge's reconcile restates
+// the rest, and must not undo a change the other branch made meanwhile); the first event, or
+// one on another plan or with another number of tasks, changes them all. Hashes are not checked
+// (they follow each branch's own line), and the result is the same whichever order evs and
+// heads are in. ok is false when a head is not in evs, a branch does not begin with an event
+// that records the whole session or ends with none, or the branches' sessions have different
+// numbers of tasks.
 func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
 	evs = Order(evs)
 	pos := make(map[string]int, len(evs))
@@ -296,9 +299,10 @@ func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
 		}
 	}
 	type branch struct {
-		base  int // where its base event is in evs
-		sts   []planfile.Status
-		setAt []int // where each task's status was last set
+		base      int // where its last event that records the whole session is in evs
+		plan      string
+		sts       []planfile.Status
+		changedAt []int // where each task's status last changed
 	}
 	var bs []branch
 	for _, h := range heads {
@@ -306,26 +310,49 @@ func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		path, err := ancestry(evs, i)
-		if err != nil || path[0].Type == Archive || path[0].SHA256 == "" {
-			return nil, false
-		}
-		sts, err := planfile.Scan([]byte(path[0].Session)).Statuses()
-		if err != nil || len(sts) == 0 {
-			return nil, false
-		}
-		b := branch{base: pos[path[0].ID], sts: sts, setAt: make([]int, len(sts))}
-		for k := range b.setAt {
-			b.setAt[k] = b.base
-		}
-		for _, ev := range path[1:] {
-			st, ok := planfile.ParseStatus(ev.New)
-			if ev.Type != Mark || !ok || ev.Task < 1 || ev.Task > len(sts) {
-				continue
+		var line []int // the branch, from its first event to the head
+		for j := i; ; {
+			line = append(line, j)
+			p, ok := pos[evs[j].Prev]
+			if !ok || p >= j || len(line) > len(evs) {
+				break
 			}
-			b.sts[ev.Task-1], b.setAt[ev.Task-1] = st, pos[ev.ID]
+			j = p
 		}
-		if len(bs) > 0 && len(sts) != len(bs[0].sts) {
+		slices.Reverse(line)
+		b := branch{base: -1}
+		for _, j := range line {
+			ev := evs[j]
+			switch {
+			case ev.Type == Archive || IsBase(ev) && ev.SHA256 == "":
+				b = branch{base: -1}
+			case IsBase(ev):
+				sts, err := planfile.Scan([]byte(ev.Session)).Statuses()
+				if err != nil || len(sts) == 0 {
+					return nil, false
+				}
+				plan := planfile.ReadHeader([]byte(ev.Session)).Plan
+				if b.base < 0 || plan != b.plan || len(sts) != len(b.sts) {
+					b.changedAt = make([]int, len(sts))
+					for k := range b.changedAt {
+						b.changedAt[k] = j
+					}
+				} else {
+					for k := range sts {
+						if sts[k] != b.sts[k] {
+							b.changedAt[k] = j
+						}
+					}
+				}
+				b.base, b.plan, b.sts = j, plan, sts
+			case ev.Type == Mark && b.base >= 0:
+				st, ok := planfile.ParseStatus(ev.New)
+				if ok && ev.Task >= 1 && ev.Task <= len(b.sts) && b.sts[ev.Task-1] != st {
+					b.sts[ev.Task-1], b.changedAt[ev.Task-1] = st, j
+				}
+			}
+		}
+		if b.base < 0 || len(bs) > 0 && len(b.sts) != len(bs[0].sts) {
 			return nil, false
 		}
 		bs = append(bs, b)
@@ -343,7 +370,7 @@ func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
 	for task := range bs[from].sts {
 		win := 0
 		for k := range bs {
-			if bs[k].setAt[task] > bs[win].setAt[task] {
+			if bs[k].changedAt[task] > bs[win].changedAt[task] {
 				win = k
 			}
 		}
