@@ -69,15 +69,11 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		now := e.now().UTC()
 		seq := last.Seq
 		var out []journal.Event
-		if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
-			note := "the session was changed outside gsd (or a write was cut short)"
-			if !ok {
-				note = "the journal starts here"
-			}
-			rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
-			if beforeExists {
-				rec.Session = string(before)
-			}
+		note := "the session was changed outside gsd (or a write was cut short)"
+		if !ok {
+			note = "the journal starts here"
+		}
+		if rec, need := reconcileEvent(last, ok, before, beforeExists, note); need {
 			out = append(out, rec)
 		}
 		out = append(out, evs...)
@@ -102,6 +98,52 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 	case err != nil:
 		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
 	}
+}
+
+// reconcile appends to the user's journal, when it does not end with the session src (exists
+// false: none), a reconcile event that records it, with note: so that the journal replays to
+// the session on disk after a write that changed the session but was cut short before its own
+// event, or a merge. The caller holds the lock; failures are warnings, as record's.
+func (e *Env) reconcile(src []byte, exists bool, note string) {
+	if e.hist.NoJournal {
+		return
+	}
+	rel := e.journalPath()
+	p, err := e.journalFile()
+	if err != nil {
+		e.historyWarn("%s: the event was not recorded: %v", rel, err)
+		return
+	}
+	_, err = journal.Record(p, func(last journal.Event, ok bool) []journal.Event {
+		rec, need := reconcileEvent(last, ok, src, exists, note)
+		if !need {
+			return nil
+		}
+		rec.Seq, rec.Time, rec.Source, rec.Instance = journal.NextSeq(last.Seq), e.now().UTC(), e.hist.Source, e.hist.Instance
+		return []journal.Event{rec}
+	})
+	var notJournal *journal.FileTypeError
+	switch {
+	case errors.As(err, &notJournal):
+		e.historyWarn("%v", relErr(rel, p, err))
+	case err != nil:
+		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
+	}
+}
+
+// reconcileEvent is the event that records the session src (exists false: none) when the
+// journal, whose last event is last (ok false: it has none), does not end with it; need is
+// false when it does. It is the one rule for when the journal and the session disagree.
+func reconcileEvent(last journal.Event, ok bool, src []byte, exists bool, note string) (rec journal.Event, need bool) {
+	h := journal.Hash(src, exists)
+	if ok && last.SHA256 == h || !ok && !exists {
+		return journal.Event{}, false
+	}
+	rec = journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
+	if exists {
+		rec.Session = string(src)
+	}
+	return rec, true
 }
 
 // relErr replaces the absolute journal path in err's text with the root-relative one.

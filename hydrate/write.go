@@ -42,11 +42,14 @@ func (r *Result) Archived() string {
 }
 
 // withLock runs fn holding the project's session lock.
-func (e *Env) withLock(fn func() error) error {
+func (e *Env) withLock(fn func() error) error { return e.withLockCtx(context.Background(), fn) }
+
+// withLockCtx is withLock waiting for the lock no longer than ctx allows.
+func (e *Env) withLockCtx(ctx context.Context, fn func() error) error {
 	if err := e.CheckSettings(writingSettings...); err != nil {
 		return err
 	}
-	l, err := atomicfile.LockDir(context.Background(), e.LockDir(), e.lockTimeout)
+	l, err := atomicfile.LockDir(ctx, e.LockDir(), e.lockTimeout)
 	if err != nil {
 		return err
 	}

@@ -152,7 +152,7 @@ func (f *fakeGit) Run(_ context.Context, _ []byte, _ []string, args ...string) (
 
 func TestPushClassifies(t *testing.T) {
 	g := &fakeGit{err: &Error{Args: []string{"push"}, TimedOut: true, Err: context.DeadlineExceeded}}
-	err := Repo{Git: g}.Push(context.Background(), "origin", OwnRef("ann"))
+	err := Repo{Git: g}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	var ge *Error
 	if !errors.As(err, &ge) || !ge.TimedOut || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("timeout: %v", err)
@@ -169,11 +169,11 @@ func (s scriptGit) Run(_ context.Context, _ []byte, _ []string, args ...string) 
 }
 
 func TestPushRefusals(t *testing.T) {
-	err := Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[rejected] (non-fast-forward)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	err := Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[rejected] (non-fast-forward)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	if !errors.Is(err, ErrRejected) {
 		t.Errorf("non-fast-forward: %v", err)
 	}
-	err = Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (pre-receive hook declined)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	err = Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (pre-receive hook declined)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	var re *RefusedError
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "pre-receive hook declined) (sessions are not welcome)") {
 		t.Errorf("refused: %v", err)
@@ -190,5 +190,69 @@ func TestHasFetched(t *testing.T) {
 	}
 	if !HasFetched("/r/.git", none, func(p, s string) bool { return p == "/r/.git/packed-refs" && s == " refs/gsd/remotes/" }) {
 		t.Error("packed refs not seen")
+	}
+}
+
+// A push that lost the race for the remote's ref lock is a push to retry after a fetch, not a
+// refusal: the other push moved the ref.
+func TestPushLockRaceIsRetried(t *testing.T) {
+	race := scriptGitErr{out: "To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (failed to update ref)\nDone\n",
+		stderr: "remote: error: cannot lock ref 'refs/gsd/sessions/ann': is at 1111 but expected 2222\nerror: failed to push some refs"}
+	if err := (Repo{Git: race}).Push(context.Background(), "origin", OwnRef("ann"), ""); !errors.Is(err, ErrRejected) {
+		t.Errorf("a lock race: %v", err)
+	}
+	inTheWay := scriptGitErr{out: race.out, stderr: "remote: error: cannot lock ref 'refs/gsd/sessions/ann': 'refs/gsd/sessions/ann/x' exists; cannot create 'refs/gsd/sessions/ann'"}
+	var re *RefusedError
+	if err := (Repo{Git: inTheWay}).Push(context.Background(), "origin", OwnRef("ann"), ""); !errors.As(err, &re) {
+		t.Errorf("a ref in the way: %v", err)
+	}
+}
+
+type scriptGitErr struct{ out, stderr string }
+
+func (s scriptGitErr) Run(_ context.Context, _ []byte, _ []string, args ...string) ([]byte, error) {
+	return []byte(s.out), &Error{Args: args, Code: 1, Stderr: s.stderr, Err: fmt.Errorf("exit 1")}
+}
+
+// A ref nested under a user's names that user's remote, never a made-up one, and no user.
+func TestNestedRefNames(t *testing.T) {
+	r, u, ok := splitFetched("refs/gsd/remotes/origin/sessions/x/sessions/y")
+	if !ok || r != "origin" || CheckUser(u) == nil {
+		t.Errorf("splitFetched: %q %q %v", r, u, ok)
+	}
+	if _, ok := UserOf("refs/gsd/sessions/ann/x"); ok {
+		t.Error("a nested ref names a user")
+	}
+	if u, ok := UserOf("refs/gsd/sessions/ann"); !ok || u != "ann" {
+		t.Errorf("UserOf: %q %v", u, ok)
+	}
+	if CheckRemote("team/sessions") == nil {
+		t.Error("a remote whose name holds /sessions is accepted")
+	}
+}
+
+// Two machines that each began the session (two roots): both machines' marks, the same bytes
+// whichever merges, and merging the result again changes nothing.
+func TestMergeTwoRoots(t *testing.T) {
+	bootA := line(t, journal.Event{Seq: 1, Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+	other := strings.Replace(session, "Started: 2026-02-03T10:00:00Z", "Started: 2026-02-03T10:30:00Z", 1)
+	bootB := line(t, journal.Event{Seq: 1, Time: at(30), Type: journal.Bootstrap, Session: other, SHA256: journal.Hash([]byte(other), true)})
+	idA, idB := journal.IDOf([]byte(strings.TrimSuffix(bootA, "\n"))), journal.IDOf([]byte(strings.TrimSuffix(bootB, "\n")))
+	sA, _ := planfile.SetStatus([]byte(session), 1, planfile.Complete)
+	sB, _ := planfile.SetStatus([]byte(other), 2, planfile.InProgress)
+	mA := line(t, journal.Event{Seq: 2, Prev: idA, Time: at(10), Type: journal.Mark, Task: 1, New: "complete", SHA256: journal.Hash(sA, true)})
+	mB := line(t, journal.Event{Seq: 2, Prev: idB, Time: at(40), Type: journal.Mark, Task: 2, New: "in-progress", SHA256: journal.Hash(sB, true)})
+	a := Side{Session: sA, Exists: true, Journal: []byte(bootA + mA)}
+	b := Side{Session: sB, Exists: true, Journal: []byte(bootB + mB)}
+	ab, ba := Merge(a, b), Merge(b, a)
+	if ab.Took != TookMerged || string(ab.Journal) != string(ba.Journal) || string(ab.Session) != string(ba.Session) {
+		t.Fatalf("not the same both ways:\n%s\n%s\n--\n%s\n%s", ab.Journal, ab.Session, ba.Journal, ba.Session)
+	}
+	sts, _ := planfile.Scan(ab.Session).Statuses()
+	if sts[0] != planfile.Complete || sts[1] != planfile.InProgress {
+		t.Errorf("statuses %v, want both machines' marks", sts)
+	}
+	if again, _, _ := MergeJournals(ab.Journal, []byte(bootB+mB)); string(again) != string(ab.Journal) {
+		t.Errorf("merging again changed the journal:\n%s", again)
 	}
 }
