@@ -69,7 +69,7 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		now := e.now().UTC()
 		seq := last.Seq
 		var out []journal.Event
-		note := "the session was changed outside gsd (or a write was cut short)"
+		note := reconcileNote
 		if !ok {
 			note = "the journal starts here"
 		}
@@ -130,6 +130,10 @@ func (e *Env) reconcile(src []byte, exists bool, note string) {
 		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
 	}
 }
+
+// reconcileNote is the note of a reconcile event that records a session the journal did not
+// end with.
+const reconcileNote = "the session was changed outside gsd (or a write was cut short)"
 
 // reconcileEvent is the event that records the session src (exists false: none) when the
 // journal, whose last event is last (ok false: it has none), does not end with it; need is
