@@ -205,7 +205,12 @@ func writeError(rel string, err error) error {
 	if errors.As(err, &nr) {
 		return &FileError{File: rel, Err: fmt.Errorf("is %s, not a regular file: gsd writes nothing through it (move it away)", atomicfile.TypeName(nr.Mode))}
 	}
-	return fmt.Errorf("%s: %w", rel, err)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// The temporary file's name says nothing to the user; the system's reason does.
+		return &FileError{File: rel, Err: fmt.Errorf("write: %w", pe.Err)}
+	}
+	return &FileError{File: rel, Err: err}
 }
 
 // archive copies the session bytes to current-plan.<UTC yyyymmddHHMMSS>.<kind> beside it, never
