@@ -25,20 +25,36 @@ func (a *app) newSyncCmd() *cobra.Command {
 		Long: `Sync shares sessions through git itself, outside the branches, as git-bug shares bugs. It
 commits your session directory (current-plan.md, the journal, the snapshots; nothing else) on
 refs/gsd/sessions/<you> and pushes that one ref to REMOTE, and fetches every teammate's
-refs/gsd/sessions/* into refs/gsd/remotes/REMOTE/sessions/*. gsd sessions then lists their
-sessions beside this checkout's, and gsd resume USER takes one over.
+refs/gsd/sessions/<user> into refs/gsd/remotes/REMOTE/sessions/<user>. gsd sessions then lists
+their sessions beside this checkout's, and gsd resume USER takes one over. A ref whose name is
+no user (refs/gsd/sessions/ann/x, Not_A_User) is never fetched, only named; a teammate whose
+ref the remote no longer has is removed from gsd sessions.
 
 REMOTE defaults to the current branch's upstream remote, else origin. Sync runs your own git
-(credential helpers, ssh, every protocol), never prompts, and gives each network step
---timeout (else GSD_SYNC_TIMEOUT, else 30s). It never touches the index, the working tree,
-HEAD, a branch or any other ref; a remote that cannot be reached or refuses the push is one
-line on stderr, exit 1, and nothing is lost.
+(credential helpers, ssh, every protocol), never prompts, and gives the whole sync --timeout
+(else GSD_SYNC_TIMEOUT, else 30s; at least 1ms), after which git and every helper it started
+are ended. It never touches the index, the working tree, HEAD, a branch or any other ref; a
+remote that cannot be reached or refuses the push is one line on stderr, exit 1, and nothing
+is lost.
+
+Your machines are the ones that commit as you: a commit's author and committer email must be
+your git identity (user.email, or GIT_COMMITTER_EMAIL; without one, <you>@gsd-sync.invalid),
+so give your machines the same user.email. Your ref is taken only as far as you wrote it: a
+version someone else committed is never merged; your session stays, theirs is kept as a
+sync-foreign snapshot, and sync names who wrote it.
 
 Each user writes only their own ref, so teammates never conflict. When you sync from two
 machines, the one that finds the remote ahead merges: the journals are united event by event
-(none lost, none twice, in time order), the session recomputed from them; when the two
-disagree (different plans, different tasks in progress) both are kept as snapshots
-(sync-local, sync-remote) and the latest is current. The merge commit has both parents.
+(none lost, none twice, the same bytes whichever machine merges), the session recomputed from
+both (each task as the machine that changed it last has it); when the two disagree (different
+plans, different tasks in progress) both are kept as snapshots (sync-local, sync-remote) and
+the one further along is current. A session that is not one gsd reads is never taken. A sync
+with nothing new makes no commit, so two machines come to one commit and the ref stops moving.
+
+What sync reads of a ref is capped, checked before anything is read whole or written: 1,000
+files, 128 MiB in all, an 8 MiB session or snapshot and a 64 MiB journal; a version over them
+is not merged (nor published from here). It fetches at most 1,000 users' refs, and gsd
+sessions, gsd resume and the MCP server read at most 64 MiB of them in all.
 
 To stop sharing: git push REMOTE --delete refs/gsd/sessions/<you>, and locally
 git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many machines".`,
@@ -49,16 +65,12 @@ git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many 
 		Args: maxArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			// The one rule of every duration gsd reads, whichever way it is given.
-			timeout, from := hydrate.DefaultSyncTimeout, ""
-			switch v := a.getenv("GSD_SYNC_TIMEOUT"); {
-			case c.Flags().Changed("timeout"):
-				from = "--timeout"
-				v = timeoutFlag
-				fallthrough
-			case v != "":
-				if from == "" {
-					from = "GSD_SYNC_TIMEOUT"
-				}
+			timeout, from, v := hydrate.DefaultSyncTimeout, "GSD_SYNC_TIMEOUT", a.getenv("GSD_SYNC_TIMEOUT")
+			given := v != ""
+			if c.Flags().Changed("timeout") {
+				from, v, given = "--timeout", timeoutFlag, true
+			}
+			if given {
 				d, err := config.ParseDuration(v)
 				if err != nil {
 					return usageError{fmt.Errorf("%s: %v", from, err)}
