@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -254,5 +255,76 @@ func TestMergeTwoRoots(t *testing.T) {
 	}
 	if again, _, _ := MergeJournals(ab.Journal, []byte(bootB+mB)); string(again) != string(ab.Journal) {
 		t.Errorf("merging again changed the journal:\n%s", again)
+	}
+}
+
+// The merge is a function of the two sets of lines: for histories two machines made from a
+// shared start (or each from its own), merging either way gives the same bytes and session,
+// merging the result with either side again changes nothing, and no line is lost.
+func TestMergeIsAFunctionOfTheSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 5))
+	sts := []planfile.Status{planfile.Pending, planfile.InProgress, planfile.Complete}
+	type side struct {
+		sess  []byte
+		lines []string
+		last  journal.Event
+	}
+	write := func(s *side, ev journal.Event) {
+		if len(s.lines) > 0 {
+			ev.Prev, ev.Seq = s.last.ID, s.last.Seq+1
+		} else {
+			ev.Seq = 1
+		}
+		l := line(t, ev)
+		ev.ID = journal.IDOf([]byte(strings.TrimSuffix(l, "\n")))
+		s.lines, s.last = append(s.lines, l), ev
+	}
+	mark := func(s *side, minute int) {
+		n, st := 1+rng.IntN(2), sts[rng.IntN(3)]
+		out, err := planfile.SetStatus(s.sess, n, st)
+		if err != nil {
+			return // unchanged
+		}
+		s.sess = out
+		write(s, journal.Event{Time: at(minute), Type: journal.Mark, Task: n, New: string(st), SHA256: journal.Hash(out, true)})
+	}
+	for i := range 150 {
+		var a side
+		a.sess = []byte(session)
+		write(&a, journal.Event{Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+		for k := range rng.IntN(4) {
+			mark(&a, 1+k)
+		}
+		b := side{sess: append([]byte(nil), a.sess...), lines: append([]string(nil), a.lines...), last: a.last}
+		if i%5 == 0 { // the other machine began its own session
+			b = side{sess: []byte(session)}
+			write(&b, journal.Event{Time: at(7), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+		}
+		for k := range rng.IntN(5) {
+			mark(&a, 10+k)
+		}
+		for k := range rng.IntN(5) {
+			mark(&b, 10+rng.IntN(5)+k)
+		}
+		A := Side{Session: a.sess, Exists: true, Journal: []byte(strings.Join(a.lines, ""))}
+		B := Side{Session: b.sess, Exists: true, Journal: []byte(strings.Join(b.lines, ""))}
+		ab, ba := Merge(A, B), Merge(B, A)
+		if string(ab.Journal) != string(ba.Journal) || string(ab.Session) != string(ba.Session) || ab.Conflict != ba.Conflict {
+			t.Fatalf("history %d: not the same both ways:\n%s\n%s\n--\n%s\n%s", i, ab.Journal, ab.Session, ba.Journal, ba.Session)
+		}
+		for _, l := range append(append([]string(nil), a.lines...), b.lines...) {
+			if !strings.Contains(string(ab.Journal), l) {
+				t.Fatalf("history %d: line lost: %s", i, l)
+			}
+		}
+		M := Side{Session: ab.Session, Exists: ab.Exists, Journal: ab.Journal}
+		for _, s := range []Side{A, B} {
+			if again, _, _ := MergeJournals(ab.Journal, s.Journal); string(again) != string(ab.Journal) {
+				t.Fatalf("history %d: merging again changed the journal", i)
+			}
+			if again := Merge(M, s); string(again.Journal) != string(ab.Journal) {
+				t.Fatalf("history %d: merging the result again changed it", i)
+			}
+		}
 	}
 }
