@@ -449,6 +449,41 @@ func TestSyncCannotBeTurnedAgainstItsUser(t *testing.T) {
 		}
 	})
 
+	t.Run("four machines of one user syncing at once all succeed", func(t *testing.T) {
+		// Each push the remote turns down (not a fast-forward, or its ref locked by another
+		// push that moment) means another machine's push landed: with four, no machine loses
+		// more than three times, and a sync tries five.
+		w := newSyncWorld(t, bin)
+		var ms []string
+		for i := range 4 {
+			ms = append(ms, w.clone(fmt.Sprintf("m%d", i)))
+		}
+		w.must(ms[0], "ann", "1770112800", "hydrate")
+		w.mustSync(ms[0], "ann", "1770112900")
+		for _, d := range ms[1:] {
+			w.mustSync(d, "ann", "1770113000")
+		}
+		for round := range 3 {
+			var wg sync.WaitGroup
+			errs := make(chan string, len(ms))
+			for i, d := range ms {
+				w.must(d, "ann", "1770113100", []string{"mark-complete", "mark-in-progress", "mark-pending"}[(i+round)%3], fmt.Sprint(1+i%3))
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if r := w.gsd(d, "ann", "1770113200", "sync"); r.code != 0 {
+						errs <- fmt.Sprintf("round %d, %s: exit %d %s", round, filepath.Base(d), r.code, r.stderr)
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Error(e)
+			}
+		}
+	})
+
 	t.Run("an absurd sequence number does not travel", func(t *testing.T) {
 		w := newSyncWorld(t, bin)
 		a, b := w.clone("laptop"), w.clone("desktop")

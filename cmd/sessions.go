@@ -29,8 +29,8 @@ complete, corrupt, no-session (snapshots or a journal, no session). Two users wo
 plan is a warning.
 
 Teammates' sessions that gsd sync fetched follow those of this checkout, judged by the same
-rules, each with its remote and when its user last synced ("origin, synced ... (3h ago)"): the
-information is as fresh as that. A session a teammate took over says "taken over by". The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
+rules, each with its remote and when its user last published a change ("origin, synced ...
+(3h ago)"): the information is as fresh as that. A session a teammate took over says "taken over by". The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
 gsd.idleAfter, else 2h.`,
 		Example: `  gsd sessions
   gsd sessions --state idle,stale
