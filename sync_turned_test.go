@@ -274,7 +274,7 @@ func TestSyncCannotBeTurnedAgainstItsUser(t *testing.T) {
 		for _, s := range got.Sessions {
 			if s.User == "dan" {
 				found = true
-				if s.State != "corrupt" || !strings.Contains(strings.Join(s.Reasons, " "), "current-plan.md is 9437184 bytes, over the 8192 KiB gsd reads; not read") {
+				if s.State != "corrupt" || !strings.Contains(strings.Join(s.Reasons, " "), "current-plan.md is 9437184 bytes, over the 8 MiB gsd reads; not read") {
 					t.Errorf("cy's view of dan: %+v", s)
 				}
 			}

@@ -94,7 +94,7 @@ func (e *SyncError) Error() string {
 	case errors.As(e.Err, &ge) && ge.TimedOut:
 		return fmt.Sprintf("%s did not answer within %s (%s); nothing was lost (GSD_SYNC_TIMEOUT or --timeout waits longer)", where, e.Timeout, e.Step)
 	case errors.Is(e.Err, context.DeadlineExceeded):
-		return fmt.Sprintf("gave up on %s after %s (%s); nothing was lost (GSD_SYNC_TIMEOUT or --timeout waits longer)", where, e.Timeout, e.Step)
+		return fmt.Sprintf("gave up after %s, trying to %s %s; nothing was lost (GSD_SYNC_TIMEOUT or --timeout waits longer)", e.Timeout, e.Step, where)
 	case errors.As(e.Err, &ge) && ge.Stderr != "":
 		return fmt.Sprintf("cannot %s %s: %s", e.Step, where, teamsync.FirstLine(ge.Stderr))
 	}
@@ -255,7 +255,7 @@ func (t Team) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 			res.Teammates++
 		}
 	}
-	res.TakenOver = e.recordTakeovers(fetched)
+	res.TakenOver = e.recordTakeovers(ctx, fetched)
 	return res, nil
 }
 
@@ -426,11 +426,9 @@ func (e *Env) mergeOwn(ctx context.Context, repo teamsync.Repo, theirs, local, r
 	if err != nil {
 		return false, err
 	}
-	pick, why := "", ""
-	if over {
-		why = fmt.Sprintf("more than %d commits new on it, which gsd sync does not examine", teamsync.MaxNewCommits)
-	} else {
-		pick = teamsync.Newest(cs, res.Me)
+	pick, why := teamsync.Newest(cs, res.Me), ""
+	if pick == "" && over {
+		why = fmt.Sprintf("none of its newest %d commits is yours", teamsync.MaxNewCommits)
 	}
 	var by teamsync.Identity
 	if pick != theirs && why == "" {
@@ -563,11 +561,10 @@ func (e *Env) mergeFrom(ctx context.Context, repo teamsync.Repo, commit, ref str
 	if err != nil {
 		return false, "", err
 	}
-	if _, err := e.checkRegular(dir, SessionFileName); err != nil {
-		return false, "", fmt.Errorf("%w; gsd sync merges nothing into it", err)
-	}
-	if _, err := e.checkRegular(dir, journal.FileName); err != nil {
-		return false, "", fmt.Errorf("%w; gsd sync merges nothing into it", err)
+	for _, name := range []string{SessionFileName, journal.FileName} {
+		if _, err := e.checkRegular(dir, name); err != nil {
+			return false, "", err
+		}
 	}
 	ents, err := repo.Tree(ctx, commit)
 	var ce *teamsync.CapError
@@ -688,7 +685,7 @@ func (e *Env) corruptReason(src []byte, exists bool) string {
 // recordTakeovers finds, in the teammates' fetched sessions, the takeovers of this user's
 // session, and journals each once (a handed-over event): the teammate took it on another
 // machine, so this is how this user learns of it.
-func (e *Env) recordTakeovers(fetched []teamsync.Fetched) []teamsync.Handover {
+func (e *Env) recordTakeovers(ctx context.Context, fetched []teamsync.Fetched) []teamsync.Handover {
 	var hs []teamsync.Handover
 	for _, f := range fetched {
 		if f.User == e.User.User || f.Meta == nil {
@@ -713,7 +710,7 @@ func (e *Env) recordTakeovers(fetched []teamsync.Fetched) []teamsync.Handover {
 			seen[ev.Note] = true
 		}
 	}
-	_ = e.withLock(func() error {
+	_ = e.withLockCtx(ctx, func() error {
 		src, err := e.readFile(e.SessionPath())
 		exists := err == nil
 		for _, h := range hs {

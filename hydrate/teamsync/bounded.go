@@ -90,7 +90,7 @@ func (r Repo) Tree(ctx context.Context, commit string) ([]Entry, error) {
 		return nil, fmt.Errorf("%s has no tree", commit)
 	}
 	if sizes[0] > MaxTreeBytes {
-		return nil, &CapError{What: fmt.Sprintf("a tree of %d bytes, over the %d KiB gsd reads", sizes[0], MaxTreeBytes>>10)}
+		return nil, &CapError{What: fmt.Sprintf("a tree of %d bytes, over the %s gsd reads", sizes[0], sizeText(MaxTreeBytes))}
 	}
 	out, err := r.Git.Run(ctx, nil, nil, "ls-tree", "-z", "-l", ids[0])
 	if err != nil {
@@ -131,10 +131,10 @@ func (r Repo) ReadBounded(ctx context.Context, ents []Entry, limit func(name str
 			continue
 		}
 		if e.Size > max {
-			return nil, &CapError{What: fmt.Sprintf("%s is %d bytes, over the %d MiB gsd reads", e.Name, e.Size, max>>20)}
+			return nil, &CapError{What: fmt.Sprintf("%s is %d bytes, over the %s gsd reads", e.Name, e.Size, sizeText(max))}
 		}
 		if total += e.Size; total > MaxRefBytes {
-			return nil, &CapError{What: fmt.Sprintf("its files are more than the %d MiB gsd reads of a session ref", MaxRefBytes>>20)}
+			return nil, &CapError{What: fmt.Sprintf("its files are more than the %s gsd reads of a session ref", sizeText(MaxRefBytes))}
 		}
 		reqs, names = append(reqs, e.Object), append(names, e.Name)
 	}
@@ -149,4 +149,12 @@ func (r Repo) ReadBounded(ctx context.Context, ents []Entry, limit func(name str
 		}
 	}
 	return out, nil
+}
+
+// sizeText says a cap in the unit it was set in: "8 MiB", "512 KiB".
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }

@@ -127,7 +127,7 @@ func (r Repo) ListFetched(ctx context.Context, maxSession int64) ([]Fetched, err
 				continue
 			}
 			if sizes[q] > caps[j] {
-				fe.Problem = fmt.Sprintf("%s is %d bytes, over the %d KiB gsd reads; not read", names[j], sizes[q], caps[j]>>10)
+				fe.Problem = fmt.Sprintf("%s is %d bytes, over the %s gsd reads; not read", names[j], sizes[q], sizeText(caps[j]))
 			}
 			need += sizes[q]
 		}

@@ -201,8 +201,7 @@ type Commit struct {
 func (c Commit) Mine(who Identity) bool { return c.Author.Same(who) && c.Committer.Same(who) }
 
 // NewCommits lists the commits reachable from tip and not from base ("" for none), children
-// before their parents; over is true when there are more than MaxNewCommits (the list then
-// holds that many).
+// before their parents, the newest MaxNewCommits of them; over is true when there are more.
 func (r Repo) NewCommits(ctx context.Context, tip, base string) (cs []Commit, over bool, err error) {
 	args := []string{"rev-list", "--topo-order", fmt.Sprintf("--max-count=%d", MaxNewCommits+1),
 		"--format=%x00%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce", tip}
