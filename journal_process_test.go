@@ -103,6 +103,18 @@ func TestParallelMarksJournal(t *testing.T) {
 	}
 }
 
+// gsdIn runs gsd in the project root with env, failing the test unless it exits 0.
+func gsdIn(t *testing.T, bin, root string, env []string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gsd %s: %v %s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
 // TestWriteKilledBeforeItsEventReconciles: a write killed after it replaced the session and
 // before it appended its event leaves the session ahead of the journal; the next command that
 // writes catches the journal up even when it has nothing to write itself (a mark of the status
@@ -114,14 +126,7 @@ func TestWriteKilledBeforeItsEventReconciles(t *testing.T) {
 	bin := gsdBin(t)
 	root, session := raceProject(t, 3)
 	env := gsdEnv(t.TempDir())
-	gsd := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("gsd %s: %v %s", strings.Join(args, " "), err, out)
-		}
-	}
+	gsd := gsdIn(t, bin, root, env)
 	replaysTo := func(what string) {
 		t.Helper()
 		data, err := os.ReadFile(filepath.Join(filepath.Dir(session), journal.FileName))
@@ -166,14 +171,7 @@ func TestKilledWritesReconcile(t *testing.T) {
 	root, session := raceProject(t, n)
 	home := t.TempDir()
 	env := gsdEnv(home)
-	gsd := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(bin, append([]string{"-C", root}, args...)...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("gsd %s: %v %s", strings.Join(args, " "), err, out)
-		}
-	}
+	gsd := gsdIn(t, bin, root, env)
 	gsd("mark-in-progress", "1")
 	gsd("snapshot") // current-plan.20260203100000.manual, which the restores below bring back
 	life := time.Hour

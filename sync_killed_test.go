@@ -69,36 +69,6 @@ func TestKilledSyncsLoseNothing(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	stable, last := 0, ""
-	for round := 0; round < 6 && stable < 2; round++ {
-		syncs(machines[0])
-		syncs(machines[1])
-		if cur := w.remoteRef("refs/gsd/sessions/ann"); cur == last {
-			stable++
-		} else {
-			stable, last = 0, cur
-		}
-	}
-	if stable < 2 {
-		t.Fatal("the ref still moves after 6 rounds of syncs on both machines")
-	}
-	ja := readFile(t, filepath.Join(machines[0], ".planning/sessions/ann/journal.jsonl"))
-	if jb := readFile(t, filepath.Join(machines[1], ".planning/sessions/ann/journal.jsonl")); ja != jb {
-		t.Errorf("the two machines' journals differ:\n%s\n--\n%s", ja, jb)
-	}
-	final := map[string]int{}
-	for _, l := range eventLines(t, machines[0], "ann") {
-		final[l]++
-	}
-	for l, n := range final {
-		if n > 1 {
-			t.Errorf("event twice: %s", l)
-		}
-	}
-	for l := range seen {
-		if final[l] == 0 {
-			t.Errorf("event lost: %s", l)
-		}
-	}
-	t.Logf("%d syncs killed, %d events", killed, len(final))
+	w.converge("ann", seen, syncs, machines...)
+	t.Logf("%d syncs killed, %d events", killed, len(eventLines(t, machines[0], "ann")))
 }

@@ -314,40 +314,9 @@ func TestSyncCannotBeTurnedAgainstItsUser(t *testing.T) {
 				seen[l] = true
 			}
 		}
-		stable := 0
-		last := w.remoteRef("refs/gsd/sessions/ann")
-		for round := 0; round < 6 && stable < 2; round++ {
-			w.mustSync(a, "ann", "1770113800")
-			w.mustSync(b, "ann", "1770113900")
-			if cur := w.remoteRef("refs/gsd/sessions/ann"); cur == last {
-				stable++
-			} else {
-				stable, last = 0, cur
-			}
-		}
-		if stable < 2 {
-			t.Fatalf("the ref still moves after 6 rounds of syncs on both machines (%s)", w.git(a, "rev-list", "--count", "refs/gsd/sessions/ann"))
-		}
-		ja := readFile(t, filepath.Join(a, ".planning/sessions/ann/journal.jsonl"))
-		if jb := readFile(t, filepath.Join(b, ".planning/sessions/ann/journal.jsonl")); ja != jb {
-			t.Errorf("the two machines' journals differ:\n%s\n--\n%s", ja, jb)
-		}
+		w.converge("ann", seen, func(d string) { w.mustSync(d, "ann", "1770113800") }, a, b)
 		if sa, sb := readFile(t, filepath.Join(a, ".planning/sessions/ann/current-plan.md")), readFile(t, filepath.Join(b, ".planning/sessions/ann/current-plan.md")); sa != sb {
 			t.Error("the two machines' sessions differ")
-		}
-		final := map[string]int{}
-		for _, l := range eventLines(t, a, "ann") {
-			final[l]++
-		}
-		for l, n := range final {
-			if n > 1 {
-				t.Errorf("event twice: %s", l)
-			}
-		}
-		for l := range seen {
-			if final[l] == 0 {
-				t.Errorf("event lost: %s", l)
-			}
 		}
 		for _, want := range []string{"1  complete", "2  in-progress", "3  complete"} {
 			if tasks := w.must(a, "ann", "", "tasks"); !strings.Contains(tasks, want) {
@@ -519,6 +488,51 @@ func TestSyncCannotBeTurnedAgainstItsUser(t *testing.T) {
 			t.Errorf("tasks:\n%s", tasks)
 		}
 	})
+}
+
+// converge syncs user's machines dirs in turn (with syncOne) until two rounds leave the
+// remote's ref where it was, failing after six; then the machines' journals must be the same
+// bytes, hold each event once, and hold every event of seen.
+func (w *syncWorld) converge(user string, seen map[string]bool, syncOne func(dir string), dirs ...string) {
+	t := w.t
+	t.Helper()
+	ref := "refs/gsd/sessions/" + user
+	stable, last := 0, w.remoteRef(ref)
+	for round := 0; round < 6 && stable < 2; round++ {
+		for _, d := range dirs {
+			syncOne(d)
+		}
+		if cur := w.remoteRef(ref); cur == last {
+			stable++
+		} else {
+			stable, last = 0, cur
+		}
+	}
+	if stable < 2 {
+		t.Fatalf("the ref still moves after 6 rounds of syncs on every machine (%s commits)", w.git(dirs[0], "rev-list", "--count", ref))
+	}
+	journalOf := func(d string) string {
+		return readFile(t, filepath.Join(d, ".planning/sessions", user, journal.FileName))
+	}
+	for _, d := range dirs[1:] {
+		if ja, jb := journalOf(dirs[0]), journalOf(d); ja != jb {
+			t.Errorf("the machines' journals differ:\n%s\n--\n%s", ja, jb)
+		}
+	}
+	final := map[string]int{}
+	for _, l := range eventLines(t, dirs[0], user) {
+		final[l]++
+	}
+	for l, n := range final {
+		if n > 1 {
+			t.Errorf("event twice: %s", l)
+		}
+	}
+	for l := range seen {
+		if final[l] == 0 {
+			t.Errorf("event lost: %s", l)
+		}
+	}
 }
 
 // gitIn runs git in dir with stdin.

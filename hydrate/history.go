@@ -56,7 +56,23 @@ func (e *Env) historyWarn(format string, args ...any) {
 // crash between the session and the journal, or a hand edit), a reconcile event carrying it is
 // appended first. Failures are warnings: the session write has happened and stands.
 func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
-	if e.hist.NoJournal || len(evs) == 0 {
+	if len(evs) > 0 {
+		e.appendEvents(before, beforeExists, reconcileNote, evs)
+	}
+}
+
+// reconcile appends to the user's journal, when it does not end with the session src (exists
+// false: none), a reconcile event that records it, with note: so that the journal replays to
+// the session on disk after a write that changed the session but was cut short before its own
+// event, or after a merge. The caller holds the lock; failures are warnings, as record's.
+func (e *Env) reconcile(src []byte, exists bool, note string) {
+	e.appendEvents(src, exists, note, nil)
+}
+
+// appendEvents is record and reconcile: a reconcile event (with note) when the journal does not
+// end with the session before, then evs, numbered after the journal's last event.
+func (e *Env) appendEvents(before []byte, beforeExists bool, note string, evs []journal.Event) {
+	if e.hist.NoJournal {
 		return
 	}
 	rel := e.journalPath()
@@ -69,8 +85,7 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		now := e.now().UTC()
 		seq := last.Seq
 		var out []journal.Event
-		note := reconcileNote
-		if !ok {
+		if !ok && note == reconcileNote {
 			note = "the journal starts here"
 		}
 		if rec, need := reconcileEvent(last, ok, before, beforeExists, note); need {
@@ -91,37 +106,6 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 			e.historyWarn("%s: skipped an unreadable line at its end (%s)", rel, pr.Message)
 		}
 	}
-	var notJournal *journal.FileTypeError
-	switch {
-	case errors.As(err, &notJournal):
-		e.historyWarn("%v", relErr(rel, p, err))
-	case err != nil:
-		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
-	}
-}
-
-// reconcile appends to the user's journal, when it does not end with the session src (exists
-// false: none), a reconcile event that records it, with note: so that the journal replays to
-// the session on disk after a write that changed the session but was cut short before its own
-// event, or a merge. The caller holds the lock; failures are warnings, as record's.
-func (e *Env) reconcile(src []byte, exists bool, note string) {
-	if e.hist.NoJournal {
-		return
-	}
-	rel := e.journalPath()
-	p, err := e.journalFile()
-	if err != nil {
-		e.historyWarn("%s: the event was not recorded: %v", rel, err)
-		return
-	}
-	_, err = journal.Record(p, func(last journal.Event, ok bool) []journal.Event {
-		rec, need := reconcileEvent(last, ok, src, exists, note)
-		if !need {
-			return nil
-		}
-		rec.Seq, rec.Time, rec.Source, rec.Instance = journal.NextSeq(last.Seq), e.now().UTC(), e.hist.Source, e.hist.Instance
-		return []journal.Event{rec}
-	})
 	var notJournal *journal.FileTypeError
 	switch {
 	case errors.As(err, &notJournal):
