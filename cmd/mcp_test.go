@@ -361,6 +361,9 @@ func TestMCPConformance(t *testing.T) {
 	if e := toolError(t, cs, "session_start", map[string]any{"sessionId": "carol", "plan": "02-01"}); !strings.Contains(e, "SUMMARY") {
 		t.Errorf("a plan with its SUMMARY: %s", e)
 	}
+	if e := toolError(t, cs, "session_start", map[string]any{"sessionId": "carol", "plan": ".planning/sessions/ann/current-plan.md"}); !strings.Contains(e, "where sessions and their snapshots live") {
+		t.Errorf("a session as the plan: %s", e)
+	}
 	invalidParams(t, cs, "session_start", map[string]any{"force": "yes"})
 	invalidParams(t, cs, "project_progress", map[string]any{"all": 1})
 

@@ -30,9 +30,9 @@ over with gsd resume since its last change: "taken over by bob on HOST at TIME (
 working on the same plan is a warning, fetched sessions included.
 
 Teammates' sessions that gsd sync fetched follow those of this checkout, judged by the same
-rules, each with its remote and when its user last synced ("origin, synced ... (3h ago)"): the
-information is as fresh as that. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else
-.planning/config.json's gsd.idleAfter, else 2h.`,
+rules, each with its remote and when its user last published a change ("origin, synced ...
+(3h ago)"): the information is as fresh as that. The idle threshold is --idle-after, else
+GSD_IDLE_AFTER, else .planning/config.json's gsd.idleAfter, else 2h.`,
 		Example: `  gsd sessions
   gsd sessions --state idle,stale
   gsd sessions --json`,

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +17,7 @@ import (
 )
 
 func (a *app) newSyncCmd() *cobra.Command {
-	var timeout time.Duration
+	var timeoutFlag string
 	var fetchOnly, quiet bool
 	c := &cobra.Command{
 		Use:   "sync [REMOTE]",
@@ -23,20 +25,36 @@ func (a *app) newSyncCmd() *cobra.Command {
 		Long: `Sync shares sessions through git itself, outside the branches, as git-bug shares bugs. It
 commits your session directory (current-plan.md, the journal, the snapshots; nothing else) on
 refs/gsd/sessions/<you> and pushes that one ref to REMOTE, and fetches every teammate's
-refs/gsd/sessions/* into refs/gsd/remotes/REMOTE/sessions/*. gsd sessions then lists their
-sessions beside this checkout's, and gsd resume USER takes one over.
+refs/gsd/sessions/<user> into refs/gsd/remotes/REMOTE/sessions/<user>. gsd sessions then lists
+their sessions beside this checkout's, and gsd resume USER takes one over. A ref whose name is
+no user (refs/gsd/sessions/ann/x, Not_A_User) is never fetched, only named; a teammate whose
+ref the remote no longer has is removed from gsd sessions.
 
 REMOTE defaults to the current branch's upstream remote, else origin. Sync runs your own git
-(credential helpers, ssh, every protocol), never prompts, and gives each network step
---timeout (else GSD_SYNC_TIMEOUT, else 30s). It never touches the index, the working tree,
-HEAD, a branch or any other ref; a remote that cannot be reached or refuses the push is one
-line on stderr, exit 1, and nothing is lost.
+(credential helpers, ssh, every protocol), never prompts, and gives the whole sync --timeout
+(else GSD_SYNC_TIMEOUT, else 30s; at least 1ms), after which git and every helper it started
+are ended. It never touches the index, the working tree, HEAD, a branch or any other ref; a
+remote that cannot be reached or refuses the push is one line on stderr, exit 1, and nothing
+is lost.
+
+Your machines are the ones that commit as you: a commit's author and committer email must be
+your git identity (user.email, or GIT_COMMITTER_EMAIL; without one, <you>@gsd-sync.invalid),
+so give your machines the same user.email. Your ref is taken only as far as you wrote it: a
+version someone else committed is never merged; your session stays, theirs is kept as a
+sync-foreign snapshot, and sync names who wrote it.
 
 Each user writes only their own ref, so teammates never conflict. When you sync from two
 machines, the one that finds the remote ahead merges: the journals are united event by event
-(none lost, none twice, in time order), the session recomputed from them; when the two
-disagree (different plans, different tasks in progress) both are kept as snapshots
-(sync-local, sync-remote) and the latest is current. The merge commit has both parents.
+(none lost, none twice, the same bytes whichever machine merges), the session recomputed from
+both (each task as the machine that changed it last has it); when the two disagree (different
+plans, different tasks in progress) both are kept as snapshots (sync-local, sync-remote) and
+the one further along is current. A session that is not one gsd reads is never taken. A sync
+with nothing new makes no commit, so two machines come to one commit and the ref stops moving.
+
+What sync reads of a ref is capped, checked before anything is read whole or written: 1,000
+files, 128 MiB in all, an 8 MiB session or snapshot and a 64 MiB journal; a version over them
+is not merged (nor published from here). It fetches at most 1,000 users' refs, and gsd
+sessions, gsd resume and the MCP server read at most 64 MiB of them in all.
 
 To stop sharing: git push REMOTE --delete refs/gsd/sessions/<you>, and locally
 git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many machines".`,
@@ -46,17 +64,18 @@ git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many 
   gsd resume ann`,
 		Args: maxArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if !c.Flags().Changed("timeout") {
-				if v := a.getenv("GSD_SYNC_TIMEOUT"); v != "" {
-					d, err := config.ParseDuration(v)
-					if err != nil {
-						return usageError{fmt.Errorf("GSD_SYNC_TIMEOUT: %v", err)}
-					}
-					timeout = d
-				}
+			// The one rule of every duration gsd reads, whichever way it is given.
+			timeout, from, v := hydrate.DefaultSyncTimeout, "GSD_SYNC_TIMEOUT", a.getenv("GSD_SYNC_TIMEOUT")
+			given := v != ""
+			if c.Flags().Changed("timeout") {
+				from, v, given = "--timeout", timeoutFlag, true
 			}
-			if timeout <= 0 {
-				return usageError{fmt.Errorf("--timeout %s: must be positive", timeout)}
+			if given {
+				d, err := config.ParseDuration(v)
+				if err != nil {
+					return usageError{fmt.Errorf("%s: %v", from, err)}
+				}
+				timeout = d
 			}
 			remote := ""
 			if len(args) == 1 {
@@ -70,7 +89,10 @@ git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many 
 				return fmt.Errorf("sync needs git, and there is none on PATH")
 			}
 			host, _ := os.Hostname()
-			res, err := env.Team().Sync(context.Background(), hydrate.SyncOptions{Remote: remote, Git: teamsync.ExecGit{Dir: dir},
+			// An interrupt ends the sync as its time limit does: git and its helpers go too.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res, err := env.Team().Sync(ctx, hydrate.SyncOptions{Remote: remote, Git: teamsync.ExecGit{Dir: dir},
 				Timeout: timeout, Host: host, NoPush: fetchOnly})
 			if res != nil && err != nil && !a.json {
 				a.printSync(res, true)
@@ -87,7 +109,7 @@ git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many 
 			return nil
 		},
 	}
-	c.Flags().DurationVar(&timeout, "timeout", hydrate.DefaultSyncTimeout, "give up on each network step after `DURATION`")
+	c.Flags().StringVar(&timeoutFlag, "timeout", hydrate.DefaultSyncTimeout.String(), "give up on the whole sync after `DURATION`")
 	c.Flags().BoolVar(&fetchOnly, "fetch-only", false, "fetch the teammates' sessions, publish nothing")
 	c.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors and warnings")
 	return c
@@ -98,15 +120,31 @@ func (a *app) printSync(res *hydrate.SyncResult, partial bool) {
 	for _, s := range res.Skipped {
 		a.warn("%s: not gsd's, not published (only the session, the journal and snapshots are)", s)
 	}
+	for _, r := range res.NotRead {
+		a.warn("%s on %s names no user: not fetched", r, res.Remote)
+	}
+	if f := res.Foreign; f != nil {
+		kept := "nothing of it could be kept"
+		if f.Snapshot != "" {
+			kept = "theirs is kept as " + f.Snapshot
+		}
+		a.warn("%s on %s (%s) was not taken: %s; your session stays, %s", res.Ref, res.Remote, short(f.Commit), f.Why, kept)
+	}
 	if m := res.Merge; m != nil {
 		switch {
 		case m.Conflict != "":
-			printf(a.stdout, "merged your session from another machine: %s; kept both as %s; the %s one is current\n", m.Conflict, strings.Join(res.Kept, " and "), m.Took)
+			printf(a.stdout, "merged your session from another machine: %s; kept %s; the %s one is current\n", m.Conflict, strings.Join(res.Kept, " and "), m.Took)
 		case m.Took == teamsync.TookMerged:
 			printf(a.stdout, "merged your session from another machine: %d events from there, %d from here, statuses of both\n", m.OnlyRemote, m.OnlyLocal)
 		case m.Took == teamsync.TookRemote:
 			printf(a.stdout, "took your session as another machine published it (%d events from there)\n", m.OnlyRemote)
 		}
+	}
+	for _, d := range res.Dropped {
+		printf(a.stdout, "deleted %s on %s: a ref nested under yours, which kept yours from being pushed\n", d, res.Remote)
+	}
+	if res.Replaced != "" {
+		printf(a.stdout, "replaced what %s held on %s (%s, no commit gsd sync made)\n", res.Ref, res.Remote, short(res.Replaced))
 	}
 	if partial {
 		return
@@ -114,8 +152,13 @@ func (a *app) printSync(res *hydrate.SyncResult, partial bool) {
 	switch {
 	case res.NoSession:
 		printf(a.stdout, "no session to publish\n")
+	case res.UpToDate:
+		printf(a.stdout, "%s (%s) is up to date on %s\n", res.Ref, short(res.Commit), res.Remote)
 	case res.Pushed:
 		printf(a.stdout, "published %s (%s) to %s\n", res.Ref, short(res.Commit), res.Remote)
+	}
+	for _, u := range res.Gone {
+		printf(a.stdout, "%s no longer shares a session on %s: removed from gsd sessions\n", u, res.Remote)
 	}
 	who := "teammates'"
 	if res.Teammates == 1 {
@@ -150,6 +193,16 @@ func syncJSON(res *hydrate.SyncResult) any {
 		Host *string   `json:"host"`
 		Time time.Time `json:"time"`
 	}
+	type foreign struct {
+		Commit   string  `json:"commit"`
+		By       string  `json:"by"`
+		Why      string  `json:"why"`
+		Snapshot *string `json:"snapshot"`
+	}
+	var f *foreign
+	if res.Foreign != nil {
+		f = &foreign{Commit: res.Foreign.Commit, By: res.Foreign.By.String(), Why: res.Foreign.Why, Snapshot: optString(res.Foreign.Snapshot)}
+	}
 	var m *merge
 	if res.Merge != nil {
 		m = &merge{Took: res.Merge.Took, Conflict: optString(res.Merge.Conflict), OnlyLocal: res.Merge.OnlyLocal, OnlyRemote: res.Merge.OnlyRemote}
@@ -170,5 +223,13 @@ func syncJSON(res *hydrate.SyncResult) any {
 		Skipped       []string   `json:"skipped"`
 		Teammates     int        `json:"teammates"`
 		TakenOverBy   []takeover `json:"takenOverBy"`
-	}{SchemaVersion, res.Remote, res.Ref, optString(res.Commit), res.Pushed, m, nonNil(res.Kept), nonNil(res.Adopted), nonNil(res.Skipped), res.Teammates, tos}
+		UpToDate      bool       `json:"upToDate"`
+		Identity      string     `json:"identity"`
+		Foreign       *foreign   `json:"foreign"`
+		NotFetched    []string   `json:"notFetched"`
+		Gone          []string   `json:"gone"`
+		Dropped       []string   `json:"dropped"`
+		Replaced      *string    `json:"replaced"`
+	}{SchemaVersion, res.Remote, res.Ref, optString(res.Commit), res.Pushed, m, nonNil(res.Kept), nonNil(res.Adopted), nonNil(res.Skipped), res.Teammates, tos,
+		res.UpToDate, res.Me.String(), f, nonNil(res.NotRead), nonNil(res.Gone), nonNil(res.Dropped), optString(res.Replaced)}
 }

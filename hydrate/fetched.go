@@ -85,7 +85,7 @@ func (e *Env) fetchedSessions() ([]teamsync.Fetched, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), fetchedTimeout)
 	defer cancel()
-	return teamsync.Repo{Git: e.git}.ListFetched(ctx)
+	return teamsync.Repo{Git: e.git}.ListFetched(ctx, MaxFileSize)
 }
 
 // addFetched adds to res the teammates' sessions gsd sync fetched, judged by the rules of this

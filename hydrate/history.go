@@ -56,7 +56,23 @@ func (e *Env) historyWarn(format string, args ...any) {
 // crash between the session and the journal, or a hand edit), a reconcile event carrying it is
 // appended first. Failures are warnings: the session write has happened and stands.
 func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
-	if e.hist.NoJournal || len(evs) == 0 {
+	if len(evs) > 0 {
+		e.appendEvents(before, beforeExists, reconcileNote, evs)
+	}
+}
+
+// reconcile appends to the user's journal, when it does not end with the session src (exists
+// false: none), a reconcile event that records it, with note: so that the journal replays to
+// the session on disk after a write that changed the session but was cut short before its own
+// event, or after a merge. The caller holds the lock; failures are warnings, as record's.
+func (e *Env) reconcile(src []byte, exists bool, note string) {
+	e.appendEvents(src, exists, note, nil)
+}
+
+// appendEvents is record and reconcile: a reconcile event (with note) when the journal does not
+// end with the session before, then evs, numbered after the journal's last event.
+func (e *Env) appendEvents(before []byte, beforeExists bool, note string, evs []journal.Event) {
+	if e.hist.NoJournal {
 		return
 	}
 	rel := e.journalPath()
@@ -69,15 +85,10 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 		now := e.now().UTC()
 		seq := last.Seq
 		var out []journal.Event
-		if h := journal.Hash(before, beforeExists); ok && last.SHA256 != h || !ok && beforeExists {
-			note := "the session was changed outside gsd (or a write was cut short)"
-			if !ok {
-				note = "the journal starts here"
-			}
-			rec := journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
-			if beforeExists {
-				rec.Session = string(before)
-			}
+		if !ok && note == reconcileNote {
+			note = "the journal starts here"
+		}
+		if rec, need := reconcileEvent(last, ok, before, beforeExists, note); need {
 			out = append(out, rec)
 		}
 		out = append(out, evs...)
@@ -102,6 +113,25 @@ func (e *Env) record(before []byte, beforeExists bool, evs ...journal.Event) {
 	case err != nil:
 		e.historyWarn("%s: the event was not recorded: %v", rel, relErr(rel, p, err))
 	}
+}
+
+// reconcileNote is the note of a reconcile event that records a session the journal did not
+// end with.
+const reconcileNote = "the session was changed outside gsd (or a write was cut short)"
+
+// reconcileEvent is the event that records the session src (exists false: none) when the
+// journal, whose last event is last (ok false: it has none), does not end with it; need is
+// false when it does. It is the one rule for when the journal and the session disagree.
+func reconcileEvent(last journal.Event, ok bool, src []byte, exists bool, note string) (rec journal.Event, need bool) {
+	h := journal.Hash(src, exists)
+	if ok && last.SHA256 == h || !ok && !exists {
+		return journal.Event{}, false
+	}
+	rec = journal.Event{Type: journal.Reconcile, Note: note, SHA256: h}
+	if exists {
+		rec.Session = string(src)
+	}
+	return rec, true
 }
 
 // relErr replaces the absolute journal path in err's text with the root-relative one.

@@ -29,7 +29,7 @@ func TestFIFOJournalNeverBlocksAMark(t *testing.T) {
 		t.Errorf("task 2 not marked:\n%s", data)
 	}
 	w := e.History().HistoryWarnings()
-	if len(w) != 1 || w[0] != ".planning/sessions/ann/journal.jsonl is a FIFO, not a journal; session history is not recorded until it is moved away" {
+	if len(w) != 1 || w[0] != ".planning/sessions/ann/journal.jsonl is a named pipe, not a journal; session history is not recorded until it is moved away" {
 		t.Errorf("warnings %q", w)
 	}
 	if _, err := e.History().Log(LogQuery{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {

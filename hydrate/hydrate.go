@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
@@ -409,6 +410,11 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 	plan, err := cleanRel(plan)
 	if err != nil {
 		return "", nil, err
+	}
+	if strings.HasPrefix(strings.ToLower(plan), strings.ToLower(SessionsDir)+"/") {
+		// A session, a snapshot or a journal: bootstrapping one would nest a session in a
+		// session. (Compared without case: on macOS and Windows the names are one file.)
+		return plan, nil, &ArgError{Err: fmt.Errorf("%s is in %s, where sessions and their snapshots live, not plans (gsd restore takes a snapshot back)", plan, SessionsDir)}
 	}
 	src, err := e.readFile(plan)
 	if err != nil {

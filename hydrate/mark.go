@@ -71,6 +71,10 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 			}
 			e.record(src, true, journal.Event{Type: journal.Mark, Task: n, Name: p.Tasks[n-1].Name(),
 				Old: from, New: string(st), Plan: p.Header.Plan, SHA256: journal.Hash(out, true)})
+		} else {
+			// Nothing to write; but a write killed between the session and its event (this
+			// very mark, a moment ago) left the journal behind the session: it catches up.
+			e.reconcile(src, true, reconcileNote)
 		}
 		t := &p.Tasks[n-1] // names and lines are the same before and after
 		res = &MarkResult{Session: s, From: from, Changed: changed,

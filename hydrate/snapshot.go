@@ -262,11 +262,15 @@ func (h SessionHistory) Restore(id string, dryRun bool) (*RestoreResult, error) 
 				}
 			}
 		}
-		if exists && bytes.Equal(cur, snap) {
-			res.Identical = true
+		if dryRun {
+			res.Identical = exists && bytes.Equal(cur, snap)
 			return nil
 		}
-		if dryRun {
+		if exists && bytes.Equal(cur, snap) {
+			// Nothing to write; but a restore killed between the session and its events left
+			// the journal behind the session: it catches up.
+			res.Identical = true
+			e.reconcile(cur, true, reconcileNote)
 			return nil
 		}
 		to, err := e.replaceSession(cur, exists, KindPreRestore, res.FromPlan, snap, func(string) journal.Event {

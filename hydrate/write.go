@@ -45,11 +45,14 @@ func (r *Result) Archived() string {
 }
 
 // withLock runs fn holding the project's session lock.
-func (e *Env) withLock(fn func() error) error {
+func (e *Env) withLock(fn func() error) error { return e.withLockCtx(context.Background(), fn) }
+
+// withLockCtx is withLock waiting for the lock no longer than ctx allows.
+func (e *Env) withLockCtx(ctx context.Context, fn func() error) error {
 	if err := e.CheckSettings(writingSettings...); err != nil {
 		return err
 	}
-	l, err := atomicfile.LockDir(context.Background(), e.LockDir(), e.lockTimeout)
+	l, err := atomicfile.LockDir(ctx, e.LockDir(), e.lockTimeout)
 	if err != nil {
 		return err
 	}
@@ -196,10 +199,43 @@ func (e *Env) writeSession(data []byte) error {
 
 // writeSessionIn is writeSession into dir, which writableSessionDir returned.
 func (e *Env) writeSessionIn(dir string, data []byte) error {
-	if err := atomicfile.WriteFile(filepath.Join(dir, SessionFileName), data, 0o644); err != nil {
-		return fmt.Errorf("%s: %w", e.SessionPath(), err)
+	return e.writeIn(dir, SessionFileName, data)
+}
+
+// writeIn atomically replaces the file name of the user's session directory dir (which
+// writableSessionDir returned) with data: the one way a file of the directory is replaced. A
+// symbolic link or anything but a regular file there is refused, never written through
+// (atomicfile.WriteRegular): a link can arrive in a commit and lead to any file of the project.
+func (e *Env) writeIn(dir, name string, data []byte) error {
+	rel := path.Join(path.Dir(e.SessionPath()), name)
+	if err := atomicfile.WriteRegular(filepath.Join(dir, name), data, 0o644); err != nil {
+		return writeError(rel, err)
 	}
 	return nil
+}
+
+// checkRegular refuses, as writeIn would, a file name of the user's session directory dir that
+// is a symbolic link or not a regular file; it says whether the file exists.
+func (e *Env) checkRegular(dir, name string) (bool, error) {
+	ok, err := atomicfile.CheckRegular(filepath.Join(dir, name))
+	if err != nil {
+		return false, writeError(path.Join(path.Dir(e.SessionPath()), name), err)
+	}
+	return ok, nil
+}
+
+// writeError words a refused or failed write of the root-relative file rel.
+func writeError(rel string, err error) error {
+	var nr *atomicfile.NotRegularError
+	if errors.As(err, &nr) {
+		return &FileError{File: rel, Err: fmt.Errorf("is %s, not a regular file: gsd writes nothing through it (move it away)", atomicfile.TypeName(nr.Mode))}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// The temporary file's name says nothing to the user; the system's reason does.
+		return &FileError{File: rel, Err: fmt.Errorf("write: %w", pe.Err)}
+	}
+	return &FileError{File: rel, Err: err}
 }
 
 // archive copies the session bytes to current-plan.<UTC yyyymmddHHMMSS>.<kind> beside it, never

@@ -159,7 +159,14 @@ func Bootstrap(plan []byte, user, planPath string, started time.Time) ([]byte, e
 	}
 	out = fmt.Appendf(out, "<!-- Session progress for %s -->%s<!-- Plan: %s -->%s<!-- Started: %s -->%s%s",
 		user, nl, planPath, nl, started.UTC().Format(TimeLayout), nl, nl)
-	return append(out, body...), nil
+	out = append(out, body...)
+	// The session must read back as the tasks the plan has, each with its status: a plan the
+	// header changes the reading of is refused, never written as a corrupt session.
+	s := Scan(out)
+	if sts, err := s.Statuses(); s.Err != nil || err != nil || len(s.Tasks) != len(p.Tasks) || len(s.CorruptReasons()) > 0 || len(sts) != len(p.Tasks) {
+		return nil, fmt.Errorf("the session made from it would not read back as its %d tasks; it is not bootstrapped", len(p.Tasks))
+	}
+	return out, nil
 }
 
 // insertAt is where a new attribute goes: right after the task's last attribute, or after the

@@ -108,7 +108,11 @@ func (s *scanner) sections() {
 	var markers []markerAt
 	var lists taskLists
 	taskTags := false
-	for pos := 0; pos < len(src) && !s.stopped(); {
+	start := 0
+	if bytes.HasPrefix(src, bom) {
+		start = len(bom) // a byte order mark is not text: a heading on the first line is one
+	}
+	for pos := start; pos < len(src) && !s.stopped(); {
 		le := lineEndAt(src, pos)
 		if !s.spend(le-pos+1, pos) {
 			return

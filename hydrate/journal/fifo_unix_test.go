@@ -14,5 +14,5 @@ func TestFIFOIsRefusedWithoutOpening(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Opening the FIFO would block this test forever: passing is the proof it was not opened.
-	checkRefused(t, fifo, "a FIFO")
+	checkRefused(t, fifo, "a named pipe")
 }

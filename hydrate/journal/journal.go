@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"time"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
@@ -152,9 +153,12 @@ func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.M
 // Parse reads every event of a journal, in the order of its lines, each with its ID and, where
 // the line names none, its parent (link). Lines that are not events (torn by a crash, garbage,
 // longer than MaxLine, a newer schema, numbers out of range) are skipped and reported, never
-// fatal. Order puts the events in the order to show and replay them.
+// fatal; so is an event whose sequence number does not follow its parent's (plausible): a line
+// that claims 99,999,999 after seq 5 would otherwise number every later event. Order puts the
+// events in the order to show and replay them.
 func Parse(data []byte) ([]Event, []Problem) {
 	evs := make([]Event, 0, bytes.Count(data, []byte{'\n'})+1)
+	lines := make([]int, 0, cap(evs))
 	var probs []Problem
 	line := 0
 	for len(data) > 0 {
@@ -182,9 +186,47 @@ func Parse(data []byte) ([]Event, []Problem) {
 		}
 		ev.ID = IDOf(l)
 		evs = append(evs, ev)
+		lines = append(lines, line)
 	}
 	link(evs)
-	return evs, probs
+	byID := make(map[string]int, len(evs))
+	for i, ev := range evs {
+		if _, dup := byID[ev.ID]; !dup {
+			byID[ev.ID] = i
+		}
+	}
+	kept := evs[:0]
+	for i, ev := range evs {
+		var parent *Event
+		if p, ok := byID[ev.Prev]; ok {
+			parent = &evs[p]
+		}
+		if msg := implausible(ev, i == 0, parent); msg != "" {
+			probs = append(probs, Problem{Line: lines[i], Message: msg})
+			continue
+		}
+		kept = append(kept, ev)
+	}
+	if len(kept) < len(evs) {
+		sort.SliceStable(probs, func(i, j int) bool { return probs[i].Line < probs[j].Line })
+	}
+	return kept, probs
+}
+
+// implausible says why ev cannot be where it is, "" when it can: every writer numbers an event
+// NextSeq of the event it follows (its parent, Prev) and the first event of a journal 1, so an
+// event whose parent is known and numbered otherwise, or one without a parent that is neither
+// numbered 1 nor the journal's first (link found no event numbered one less before it), was not
+// written by gsd. first says ev is the journal's first event; parent is the event ev follows,
+// nil when it names none or names one the journal does not hold (replay says so).
+func implausible(ev Event, first bool, parent *Event) string {
+	switch {
+	case parent != nil && ev.Seq != NextSeq(parent.Seq):
+		return fmt.Sprintf("sequence number %d does not follow the event before it (seq %d): not written by gsd", ev.Seq, parent.Seq)
+	case ev.Prev == "" && ev.Seq != 1 && !first:
+		return fmt.Sprintf("sequence number %d follows no event numbered %d: not written by gsd", ev.Seq, ev.Seq-1)
+	}
+	return ""
 }
 
 // parseLine reads one line as an event, encoding/json's way: Event's struct tags are the one
@@ -231,9 +273,12 @@ func numbersInRange(ev Event) bool {
 
 // link gives each event of evs (in the order of the journal's lines) an ID when it has none (that
 // of its encoding: events built in memory) and a parent when it names none: the nearest earlier
-// event with the sequence number before its own, else the event just before it. That is how a
-// journal written before events named their parent is chained, a union merge of two of them
-// included (the second branch's first event follows the events the branches share).
+// event with the sequence number before its own. That is how a journal written before events
+// named their parent is chained, a union merge of two of them included (the second branch's
+// first event follows the events the branches share). An event numbered 1 is the first a
+// journal had, and has no parent: each machine's journal begins with one, and a history merged
+// from two machines has both roots. One that finds no event numbered one less keeps none
+// (implausible judges it).
 func link(evs []Event) {
 	lastBySeq := map[int64]string{}
 	for i := range evs {
@@ -243,12 +288,8 @@ func link(evs []Event) {
 				ev.ID = IDOf(line)
 			}
 		}
-		if ev.Prev == "" && i > 0 {
-			if id, ok := lastBySeq[ev.Seq-1]; ok {
-				ev.Prev = id
-			} else {
-				ev.Prev = evs[i-1].ID
-			}
+		if ev.Prev == "" && ev.Seq > 1 {
+			ev.Prev = lastBySeq[ev.Seq-1]
 		}
 		lastBySeq[ev.Seq] = ev.ID
 	}
@@ -278,35 +319,18 @@ type FileTypeError struct {
 }
 
 func (e *FileTypeError) Error() string {
-	what := "not a regular file"
-	switch {
-	case e.Mode.IsDir():
-		what = "a directory"
-	case e.Mode&fs.ModeNamedPipe != 0:
-		what = "a FIFO"
-	case e.Mode&fs.ModeSymlink != 0:
-		what = "a symbolic link"
-	case e.Mode&fs.ModeDevice != 0:
-		what = "a device"
-	case e.Mode&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Sprintf("%s is %s, not a journal; session history is not recorded until it is moved away", e.Path, what)
+	return fmt.Sprintf("%s is %s, not a journal; session history is not recorded until it is moved away", e.Path, atomicfile.TypeName(e.Mode))
 }
 
-// check refuses a journal path that exists and is not a regular file, without opening it.
+// check refuses a journal path that exists and is not a regular file, without opening it: the
+// refusal of every writer (atomicfile.CheckRegular), said as the journal's.
 func check(path string) (bool, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+	ok, err := atomicfile.CheckRegular(path)
+	var nr *atomicfile.NotRegularError
+	if errors.As(err, &nr) {
+		return false, &FileTypeError{Path: path, Mode: nr.Mode}
 	}
-	if err != nil {
-		return false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return false, &FileTypeError{Path: path, Mode: fi.Mode()}
-	}
-	return true, nil
+	return ok, err
 }
 
 // Last is the last event of the journal at path that parses, reading it from the end; problems
@@ -362,7 +386,7 @@ func readTail(f io.ReaderAt, size int64) (tail, error) {
 		if _, err := f.ReadAt(buf, size-chunk); err != nil && err != io.EOF {
 			return tail{torn: -1}, err
 		}
-		t, done := tailOf(buf, size)
+		t, done := tailOf(buf, size, chunk == MaxTail)
 		if done {
 			return t, nil
 		}
@@ -375,8 +399,10 @@ func readTail(f io.ReaderAt, size int64) (tail, error) {
 }
 
 // tailOf reads buf, the last len(buf) bytes of a journal of size bytes, from its end; done is
-// false when buf may not reach back far enough (its first line may begin before it).
-func tailOf(buf []byte, size int64) (t tail, done bool) {
+// false when buf may not reach back far enough (its first line may begin before it, or the
+// event the last one follows may lie before it). last says no more will be read: an event
+// whose parent is not in buf is then taken as it is.
+func tailOf(buf []byte, size int64, last bool) (t tail, done bool) {
 	t.torn = -1
 	whole := int64(len(buf)) == size // buf starts at a line start
 	start := size - int64(len(buf))
@@ -391,16 +417,24 @@ func tailOf(buf []byte, size int64) (t tail, done bool) {
 		lineTorn := end == len(buf) && endsTorn
 		if len(bytes.TrimSpace(l)) > 0 {
 			ev, err := parseLine(l)
+			msg := ""
 			if err == nil {
 				ev.ID = IDOf(l)
-				t.last, t.ok, t.newline = ev, true, lineTorn
-				reverse(t.probs)
-				return t, true
-			}
-			msg := err.Error()
-			if lineTorn {
-				msg = "torn last line (no newline): " + msg
-				t.torn, t.tornLine = start+int64(nl+1), l[:min(len(l), 256)]
+				var known bool
+				if msg, known = plausibleAfter(ev, buf[:max(nl, 0)], whole); !known && !last {
+					return t, false // its parent may lie before buf: read more
+				}
+				if msg == "" {
+					t.last, t.ok, t.newline = ev, true, endsTorn && t.torn < 0
+					reverse(t.probs)
+					return t, true
+				}
+			} else {
+				msg = err.Error()
+				if lineTorn {
+					msg = "torn last line (no newline): " + msg
+					t.torn, t.tornLine = start+int64(nl+1), l[:min(len(l), 256)]
+				}
 			}
 			t.probs = append(t.probs, Problem{Message: msg})
 			if len(t.probs) >= maxTailProblems {
@@ -413,8 +447,51 @@ func tailOf(buf []byte, size int64) (t tail, done bool) {
 		}
 		end = nl
 	}
+	t.newline = endsTorn && t.torn < 0
 	reverse(t.probs)
 	return t, whole
+}
+
+// plausibleAfter judges ev, the last event of a journal, as Parse does (implausible), from the
+// lines before it (before, which holds the whole journal before ev when whole): "" when it is
+// plausible, else why not. known is false when the lines that would decide are not in before.
+func plausibleAfter(ev Event, before []byte, whole bool) (msg string, known bool) {
+	if ev.Prev == "" && ev.Seq <= 1 {
+		return "", true // the first event of a journal
+	}
+	first := true // no event before ev
+	for end := len(before); end > 0; {
+		nl := bytes.LastIndexByte(before[:end], '\n')
+		if nl < 0 && !whole {
+			break
+		}
+		l := bytes.TrimRight(before[nl+1:end], "\r")
+		end = max(nl, 0)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		p, err := parseLine(l)
+		if err != nil {
+			continue
+		}
+		first = false
+		switch {
+		case ev.Prev != "" && IDOf(l) == ev.Prev:
+			return implausible(ev, false, &p), true
+		case ev.Prev == "" && p.Seq == ev.Seq-1:
+			return "", true // link's parent: the nearest earlier event numbered one less
+		}
+		if nl < 0 {
+			break
+		}
+	}
+	if !whole {
+		return "", false
+	}
+	if ev.Prev != "" {
+		return "", true // a parent the journal does not hold: replay says so
+	}
+	return implausible(ev, first, nil), true
 }
 
 func reverse(p []Problem) {

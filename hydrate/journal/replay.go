@@ -56,27 +56,35 @@ func Order(evs []Event) []Event {
 		}
 	}
 	out := make([]Event, 0, len(uniq))
-	for ready.Len() > 0 {
+	for len(out) < len(uniq) {
+		if ready.Len() == 0 {
+			// Parents that name each other (a loop no writer makes, and Parse refuses: each
+			// event is numbered one past its parent): the least event left goes next, as if it
+			// had no parent, so that no event is ever left out.
+			least := -1
+			for i := range uniq {
+				if waiting[i] > 0 && (least < 0 || eventLess(uniq[i], uniq[least])) {
+					least = i
+				}
+			}
+			waiting[least] = 0
+			heap.Push(ready, least)
+		}
 		i := heap.Pop(ready).(int)
 		out = append(out, uniq[i])
 		for _, c := range children[i] {
-			if waiting[c]--; waiting[c] == 0 {
-				heap.Push(ready, c)
+			if waiting[c] > 0 {
+				if waiting[c]--; waiting[c] == 0 {
+					heap.Push(ready, c)
+				}
 			}
 		}
 	}
-	return out // a cycle would need a line to hold its own hash: none is left out in practice
+	return out
 }
 
-// eventHeap orders ready events by sequence number, time and ID.
-type eventHeap struct {
-	evs []Event
-	idx []int
-}
-
-func (h *eventHeap) Len() int { return len(h.idx) }
-func (h *eventHeap) Less(i, j int) bool {
-	a, b := h.evs[h.idx[i]], h.evs[h.idx[j]]
+// eventLess orders events that are ready at once: by sequence number, time and ID.
+func eventLess(a, b Event) bool {
 	if a.Seq != b.Seq {
 		return a.Seq < b.Seq
 	}
@@ -85,8 +93,17 @@ func (h *eventHeap) Less(i, j int) bool {
 	}
 	return a.ID < b.ID
 }
-func (h *eventHeap) Swap(i, j int) { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
-func (h *eventHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+
+// eventHeap orders ready events by sequence number, time and ID.
+type eventHeap struct {
+	evs []Event
+	idx []int
+}
+
+func (h *eventHeap) Len() int           { return len(h.idx) }
+func (h *eventHeap) Less(i, j int) bool { return eventLess(h.evs[h.idx[i]], h.evs[h.idx[j]]) }
+func (h *eventHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *eventHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
 func (h *eventHeap) Pop() any {
 	n := len(h.idx) - 1
 	x := h.idx[n]
@@ -258,4 +275,113 @@ func Apply(st State, ev Event) (State, error) {
 		return st, fmt.Errorf("seq %d (%s): the replayed session does not match the recorded hash", ev.Seq, ev.Type)
 	}
 	return st, nil
+}
+
+// ReplayBranches rebuilds the session that branches of one history which went on separately
+// (two machines' journals, merged) come to together. heads are the IDs of the events each
+// branch ends with. The result is the session of the branch whose last event that records the
+// whole session comes last in Order, with each task's status taken from the branch that changed
+// it last in Order: a three-way merge, task by task, whose common ancestor need not be named.
+// Each branch is walked along its parents from its first event, so an event that records the
+// whole session changes only the tasks whose status it changes (a merge's reconcile restates
+// the rest, and must not undo a change the other branch made meanwhile); the first event, or
+// one on another plan or with another number of tasks, changes them all. Hashes are not checked
+// (they follow each branch's own line), and the result is the same whichever order evs and
+// heads are in. ok is false when a head is not in evs, a branch does not begin with an event
+// that records the whole session or ends with none, or the branches' sessions have different
+// numbers of tasks.
+func ReplayBranches(evs []Event, heads ...string) ([]byte, bool) {
+	evs = Order(evs)
+	pos := make(map[string]int, len(evs))
+	for i, ev := range evs {
+		if _, dup := pos[ev.ID]; !dup {
+			pos[ev.ID] = i
+		}
+	}
+	type branch struct {
+		base      int // where its last event that records the whole session is in evs
+		plan      string
+		sts       []planfile.Status
+		changedAt []int // where each task's status last changed
+	}
+	var bs []branch
+	for _, h := range heads {
+		i, ok := pos[h]
+		if !ok {
+			return nil, false
+		}
+		var line []int // the branch, from its first event to the head
+		for j := i; ; {
+			line = append(line, j)
+			p, ok := pos[evs[j].Prev]
+			if !ok || p >= j || len(line) > len(evs) {
+				break
+			}
+			j = p
+		}
+		slices.Reverse(line)
+		b := branch{base: -1}
+		for _, j := range line {
+			ev := evs[j]
+			switch {
+			case ev.Type == Archive || IsBase(ev) && ev.SHA256 == "":
+				b = branch{base: -1}
+			case IsBase(ev):
+				sts, err := planfile.Scan([]byte(ev.Session)).Statuses()
+				if err != nil || len(sts) == 0 {
+					return nil, false
+				}
+				plan := planfile.ReadHeader([]byte(ev.Session)).Plan
+				if b.base < 0 || plan != b.plan || len(sts) != len(b.sts) {
+					b.changedAt = make([]int, len(sts))
+					for k := range b.changedAt {
+						b.changedAt[k] = j
+					}
+				} else {
+					for k := range sts {
+						if sts[k] != b.sts[k] {
+							b.changedAt[k] = j
+						}
+					}
+				}
+				b.base, b.plan, b.sts = j, plan, sts
+			case ev.Type == Mark && b.base >= 0:
+				st, ok := planfile.ParseStatus(ev.New)
+				if ok && ev.Task >= 1 && ev.Task <= len(b.sts) && b.sts[ev.Task-1] != st {
+					b.sts[ev.Task-1], b.changedAt[ev.Task-1] = st, j
+				}
+			}
+		}
+		if b.base < 0 || len(bs) > 0 && len(b.sts) != len(bs[0].sts) {
+			return nil, false
+		}
+		bs = append(bs, b)
+	}
+	if len(bs) == 0 {
+		return nil, false
+	}
+	from := 0
+	for k := range bs {
+		if bs[k].base > bs[from].base {
+			from = k
+		}
+	}
+	out := []byte(evs[bs[from].base].Session)
+	for task := range bs[from].sts {
+		win := 0
+		for k := range bs {
+			if bs[k].changedAt[task] > bs[win].changedAt[task] {
+				win = k
+			}
+		}
+		next, err := planfile.SetStatus(out, task+1, bs[win].sts[task])
+		switch {
+		case err == planfile.ErrUnchanged:
+		case err != nil:
+			return nil, false
+		default:
+			out = next
+		}
+	}
+	return out, true
 }

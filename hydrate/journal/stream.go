@@ -12,9 +12,9 @@ import (
 // IDs, parents and skipped lines), and hands fn each event in the order of the lines, without
 // holding more than one line. linear reports whether the events are one chain in that order,
 // as a single writer makes them: then Order keeps that order, and fn saw the events in the
-// order gsd shows them. When they are not (a union merge of two branches), Stream stops handing
-// events at the first that breaks the chain, and the caller orders the whole journal instead
-// (Parse, Order). fn may be nil: Stream then only checks the chain and collects the problems.
+// order gsd shows them, and the problems are Parse's. When they are not (a union merge of two
+// branches), Stream stops handing events at the first that breaks the chain, and the caller
+// reads the whole journal instead (Parse, Order, and Parse's problems). fn may be nil: Stream then only checks the chain and collects the problems.
 // The chain is judged conservatively: an event without a parent whose sequence number could
 // match an earlier event's is taken as breaking it.
 func Stream(r io.Reader, fn func(Event) error) (linear bool, probs []Problem, err error) {
@@ -49,15 +49,26 @@ func Stream(r io.Reader, fn func(Event) error) (linear bool, probs []Problem, er
 		}
 		ev.ID = IDOf(l)
 		if n > 0 && linear {
+			// Parse's parent (link) and its judgement (implausible), for an event that follows
+			// the one before it; anything else is left to Parse.
+			var parent *Event
 			switch {
 			case ev.Prev != "":
 				linear = ev.Prev == prevID
-			case ev.Seq-1 == prevSeq || ev.Seq-1 > maxSeq:
-				// link's parent: the last event numbered seq-1, which is the one before, or
-				// none, which makes it the one before too.
-				ev.Prev = prevID
+				parent = &Event{Seq: prevSeq}
+			case ev.Seq > 1 && ev.Seq-1 == prevSeq:
+				ev.Prev, parent = prevID, &Event{Seq: prevSeq}
+			case ev.Seq > 1 && ev.Seq-1 > maxSeq:
+				// No event numbered one less before it: link gives it no parent.
 			default:
-				linear = false
+				linear = false // a second root, or a parent further up
+			}
+			if linear {
+				if msg := implausible(ev, false, parent); msg != "" {
+					probs = append(probs, Problem{Line: line, Message: msg})
+					maxSeq = max(maxSeq, ev.Seq) // as link numbers it: a later line may name it
+					continue
+				}
 			}
 		}
 		n++

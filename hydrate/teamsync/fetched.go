@@ -3,6 +3,7 @@ package teamsync
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,9 +66,18 @@ func HasFetched(commonDir string, stat func(string) bool, packedHas func(path, s
 	return packedHas(commonDir+sep+"packed-refs", " "+RemotesPrefix)
 }
 
-// ListFetched reads every fetched session: one git for-each-ref and one git cat-file --batch.
-func (r Repo) ListFetched(ctx context.Context) ([]Fetched, error) {
-	out, err := r.Git.Run(ctx, nil, nil, "for-each-ref", "--format=%(objectname) %(objecttype) %(committerdate:unix) %(refname)", RemotesPrefix)
+// MaxListBytes bounds what ListFetched reads of all the fetched sessions together (their
+// trees, metadata and session files): gsd sessions, gsd resume and the MCP server hold no more,
+// however many teammates there are and whatever their refs hold.
+const MaxListBytes = 64 << 20
+
+// ListFetched reads the fetched sessions, at most MaxRefs of them: one git for-each-ref, one
+// git cat-file --batch-check for the sizes, and one git cat-file --batch for what is within the
+// caps (a session file of at most maxSession bytes, MaxMetaBytes of metadata, MaxTreeBytes of
+// tree, and MaxListBytes in all). A ref over them is listed with its Problem, its files unread.
+func (r Repo) ListFetched(ctx context.Context, maxSession int64) ([]Fetched, error) {
+	out, err := r.Git.Run(ctx, nil, nil, "for-each-ref", fmt.Sprintf("--count=%d", MaxRefs),
+		"--format=%(objectname) %(objecttype) %(committerdate:unix) %(refname)", RemotesPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -98,27 +108,72 @@ func (r Repo) ListFetched(ctx context.Context) ([]Fetched, error) {
 		}
 		list = append(list, fe)
 	}
-	objs, err := r.catFile(ctx, reqs)
+	objs, sizes, ids, err := r.batchCheck(ctx, reqs)
 	if err != nil {
 		return nil, err
 	}
+	// What to read, within the caps and the budget.
+	caps := []int64{MaxTreeBytes, MaxMetaBytes, maxSession}
+	var want []string
+	var wantAt []int // index into reqs
+	budget := int64(MaxListBytes)
+	names := []string{"its tree", MetaFile, "current-plan.md"}
 	for k, i := range at {
 		fe := &list[i]
-		tree, meta, sess := objs[3*k], objs[3*k+1], objs[3*k+2]
-		if !tree.Missing {
+		var need int64
+		for j := 0; j < 3 && fe.Problem == ""; j++ {
+			q := 3*k + j
+			if objs[q].Missing {
+				continue
+			}
+			if sizes[q] > caps[j] {
+				fe.Problem = fmt.Sprintf("%s is %d bytes, over the %s gsd reads; not read", names[j], sizes[q], sizeText(caps[j]))
+			}
+			need += sizes[q]
+		}
+		if fe.Problem == "" && need > budget {
+			fe.Problem = fmt.Sprintf("not read: the fetched sessions hold more than the %d MiB gsd reads of them", MaxListBytes>>20)
+		}
+		if fe.Problem != "" {
+			continue
+		}
+		budget -= need
+		for j := 0; j < 3; j++ {
+			if q := 3*k + j; !objs[q].Missing {
+				want, wantAt = append(want, ids[q]), append(wantAt, q)
+			}
+		}
+	}
+	data, err := r.catFile(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	got := make(map[int]object, len(want))
+	for n, q := range wantAt {
+		got[q] = data[n]
+	}
+	for k, i := range at {
+		fe := &list[i]
+		if fe.Problem != "" {
+			continue
+		}
+		tree, treeOK := got[3*k]
+		meta, metaOK := got[3*k+1]
+		sess, sessOK := got[3*k+2]
+		if treeOK && tree.Type == "tree" {
 			if ents, err := parseTree(tree.Data, len(fe.Commit)/2); err == nil {
 				for _, e := range ents {
 					fe.Names = append(fe.Names, e.Name)
 				}
 			}
 		}
-		if !meta.Missing && meta.Type == "blob" {
+		if metaOK && meta.Type == "blob" {
 			var m Meta
 			if json.Unmarshal(meta.Data, &m) == nil && m.SchemaVersion == 1 {
 				fe.Meta = &m
 			}
 		}
-		if !sess.Missing && sess.Type == "blob" {
+		if sessOK && sess.Type == "blob" {
 			fe.Session, fe.HasSession = sess.Data, true
 		}
 		if fe.Meta == nil {

@@ -72,7 +72,8 @@ func FirstLine(s string) string {
 }
 
 // Run runs git with args in g.Dir. Prompts are off (GIT_TERMINAL_PROMPT=0): a sync never waits
-// for a password nobody will type; credential helpers and ssh agents still work.
+// for a password nobody will type; credential helpers and ssh agents still work. When ctx ends,
+// git and every process it started are killed at once.
 func (g ExecGit) Run(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
 	bin := g.Path
 	if bin == "" {
@@ -86,7 +87,10 @@ func (g ExecGit) Run(ctx context.Context, stdin []byte, env []string, args ...st
 	}
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
-	c.WaitDelay = 2 * time.Second // a credential helper left holding the pipes does not hang us
+	ownGroup(c)
+	// Past the time limit, git and its helpers are killed (ownGroup); a helper that got out of
+	// the group and still holds the pipes is waited for no longer than this.
+	c.WaitDelay = 250 * time.Millisecond
 	err := c.Run()
 	if err == nil {
 		return out.Bytes(), nil

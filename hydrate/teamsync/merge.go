@@ -3,7 +3,6 @@ package teamsync
 import (
 	"bytes"
 	"slices"
-	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile"
@@ -13,6 +12,9 @@ import (
 const (
 	KindSyncLocal  = "sync-local"  // this machine's session, when another machine's disagreed
 	KindSyncRemote = "sync-remote" // the other machine's session, when this one's disagreed
+	// KindSyncForeign is a version of the user's ref that was not merged: written by someone
+	// else, or holding more than gsd reads. gsd never deletes it.
+	KindSyncForeign = "sync-foreign"
 )
 
 // journalLines splits a journal into its non-blank lines, without their line ends.
@@ -29,9 +31,11 @@ func journalLines(data []byte) [][]byte {
 // MergeJournals is the union of two journals of one user (two machines' copies): each line of
 // either, once. A line is an event's identity (journal.IDOf hashes it), so a line both have is
 // one event. The events are written in journal.Order's order, which follows what each event
-// names as the one before it (then sequence number, time and identity), so the result is the
-// same whichever side is local, and no machine's clock decides it; lines that are no event
-// (torn, garbage) follow them. onlyLocal and onlyRemote count the lines only one side had.
+// names as the one before it (then sequence number, time and identity), and the lines that are
+// no event gsd replays (torn, garbage, a newer schema, a sequence number that follows nothing)
+// follow them, sorted: the result is a function of the two sets of lines, the same bytes
+// whichever side is local, and no machine's clock decides it. onlyLocal and onlyRemote count the
+// lines only one side had.
 func MergeJournals(local, remote []byte) (merged []byte, onlyLocal, onlyRemote int) {
 	a, b := journalLines(local), journalLines(remote)
 	inA := make(map[string]bool, len(a))
@@ -39,36 +43,57 @@ func MergeJournals(local, remote []byte) (merged []byte, onlyLocal, onlyRemote i
 		inA[string(l)] = true
 	}
 	inB := make(map[string]bool, len(b))
-	union := slices.Clone(a)
 	for _, l := range b {
-		k := string(l)
-		if !inA[k] && !inB[k] {
-			union = append(union, l)
+		if !inA[string(l)] && !inB[string(l)] {
 			onlyRemote++
 		}
-		inB[k] = true
+		inB[string(l)] = true
 	}
 	for _, l := range a {
 		if !inB[string(l)] {
 			onlyLocal++
+			inB[string(l)] = true // counted once
 		}
 	}
-	var evs []journal.Event
-	raw := map[string][]byte{}
-	var garbage [][]byte
-	for _, l := range union {
-		if e, _ := journal.Parse(l); len(e) == 1 {
-			evs = append(evs, e[0])
-			raw[e[0].ID] = l
+	// The lines in one order whichever side is local: the side whose bytes sort first, then
+	// the other's. Order needs nothing more; a journal written before events named their
+	// parent is linked by the order of its lines (journal.Parse), each side's kept.
+	first, second := a, b
+	if bytes.Compare(local, remote) > 0 {
+		first, second = b, a
+	}
+	seen := make(map[string]bool, len(a)+len(b))
+	var union bytes.Buffer
+	var lines [][]byte
+	for _, l := range append(slices.Clip(first), second...) {
+		if seen[string(l)] {
+			continue
+		}
+		seen[string(l)] = true
+		lines = append(lines, l)
+		union.Write(l)
+		union.WriteByte('\n')
+	}
+	evs, _ := journal.Parse(union.Bytes())
+	kept := make(map[string]bool, len(evs))
+	for _, ev := range evs {
+		kept[ev.ID] = true
+	}
+	raw := make(map[string][]byte, len(evs))
+	var other [][]byte
+	for _, l := range lines {
+		if id := journal.IDOf(l); kept[id] {
+			raw[id] = l
 		} else {
-			garbage = append(garbage, l)
+			other = append(other, l)
 		}
 	}
-	out := make([]byte, 0, len(local)+len(remote))
+	slices.SortFunc(other, bytes.Compare)
+	out := make([]byte, 0, union.Len())
 	for _, ev := range journal.Order(evs) {
 		out = append(append(out, raw[ev.ID]...), '\n')
 	}
-	for _, l := range garbage {
+	for _, l := range other {
 		out = append(append(out, l...), '\n')
 	}
 	return out, onlyLocal, onlyRemote
@@ -79,6 +104,9 @@ type Side struct {
 	Session []byte
 	Exists  bool
 	Journal []byte
+	// Corrupt says why Session is not a session gsd reads ("" when it is): such a session is
+	// never taken from the other machine, only kept as a snapshot.
+	Corrupt string
 }
 
 // Which side a merge took the session from.
@@ -103,15 +131,22 @@ type Result struct {
 
 // Merge merges two machines' copies of one user's session. The journals are united
 // (MergeJournals). The session is the side that has all the other's history; when both went on
-// separately on one plan without disagreeing (at most one set of tasks in progress), it is the
-// merged journal's statuses replayed, task by task in time order; when they disagree (different
-// plans, different tasks in progress), it is the side with the latest event, and both are kept
-// as snapshots.
+// separately on one plan without disagreeing (at most one set of tasks in progress), it is both
+// branches of the merged journal replayed (journal.ReplayBranches: each task as the branch that
+// set it last has it); when they disagree (different plans, different tasks in progress), it is
+// the side whose last event comes later in the merged journal's order (sequence number, then
+// time), and both are kept as snapshots. A remote session that is not one gsd reads is never
+// taken. The decision is the same whichever side is local.
 func Merge(local, remote Side) Result {
 	r := Result{}
 	r.Journal, r.OnlyLocal, r.OnlyRemote = MergeJournals(local.Journal, remote.Journal)
 	take := func(s Side, took string) Result {
 		r.Session, r.Exists, r.Took = s.Session, s.Exists, took
+		if took == TookRemote && remote.Exists && remote.Corrupt != "" {
+			r.Session, r.Exists, r.Took = local.Session, local.Exists, TookLocal
+			r.Conflict = "the other machine's session is not one gsd reads (" + remote.Corrupt + ")"
+			r.KeepLocal, r.KeepRemote = false, true
+		}
 		return r
 	}
 	localNew := r.OnlyLocal > 0 || dirty(local)
@@ -129,12 +164,12 @@ func Merge(local, remote Side) Result {
 		return take(remote, TookRemote)
 	}
 	// Both went on without the other.
+	evs, _ := journal.Parse(r.Journal)
+	lh, rh := head(local.Journal), head(remote.Journal)
 	if why := disagree(local, remote); why == "" {
-		if s, ok := replayLenient(r.Journal); ok {
+		if s, ok := journal.ReplayBranches(evs, lh, rh); ok && local.Corrupt == "" && remote.Corrupt == "" {
 			r.Session, r.Exists, r.Took = s, true, TookMerged
-			if !bytes.Equal(s, local.Session) {
-				r.KeepLocal = local.Exists
-			}
+			r.KeepLocal = !bytes.Equal(s, local.Session) && local.Exists
 			return r
 		}
 		r.Conflict = "the merged history does not replay"
@@ -142,7 +177,7 @@ func Merge(local, remote Side) Result {
 		r.Conflict = why
 	}
 	r.KeepLocal, r.KeepRemote = local.Exists, remote.Exists
-	if latest(remote.Journal).After(latest(local.Journal)) {
+	if later(evs, rh, lh) && remote.Corrupt == "" {
 		r.Session, r.Exists, r.Took = remote.Session, remote.Exists, TookRemote
 	} else {
 		r.Session, r.Exists, r.Took = local.Session, local.Exists, TookLocal
@@ -160,16 +195,28 @@ func dirty(s Side) bool {
 	return last.SHA256 != journal.Hash(s.Session, s.Exists)
 }
 
-// latest is the time of a journal's latest event.
-func latest(data []byte) time.Time {
+// head is the ID of the event a journal ends with in journal.Order's order, "" when it has none.
+func head(data []byte) string {
 	evs, _ := journal.Parse(data)
-	var t time.Time
-	for _, ev := range evs {
-		if ev.Time.After(t) {
-			t = ev.Time
+	if evs = journal.Order(evs); len(evs) > 0 {
+		return evs[len(evs)-1].ID
+	}
+	return ""
+}
+
+// later says whether the event a comes after the event b in evs's order (journal.Order): the
+// branch further along. An event that is not there comes first.
+func later(evs []journal.Event, a, b string) bool {
+	ia, ib := -1, -1
+	for i, ev := range journal.Order(evs) {
+		switch ev.ID {
+		case a:
+			ia = i
+		case b:
+			ib = i
 		}
 	}
-	return t
+	return ia > ib
 }
 
 // disagree says why two sessions cannot be merged task by task: "" when they can (one plan, and
@@ -213,41 +260,4 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// replayLenient rebuilds the session from a merged journal, in journal.Order's order (each
-// machine's events after the ones they name as before them): the last event that records the
-// whole session, then every status change after it, whichever machine made it. The recorded
-// hashes are not checked (they follow each machine's own line); ok is false when no event
-// records a session, or the last that says what the session is says there is none.
-func replayLenient(data []byte) ([]byte, bool) {
-	evs, _ := journal.Parse(data)
-	evs = journal.Order(evs)
-	base := -1
-	for i := len(evs) - 1; i >= 0 && base < 0; i-- {
-		if !journal.IsBase(evs[i]) {
-			continue
-		}
-		if evs[i].Type == journal.Archive || evs[i].SHA256 == "" {
-			return nil, false // as journal.Apply has it: no session
-		}
-		base = i
-	}
-	if base < 0 {
-		return nil, false
-	}
-	out := []byte(evs[base].Session)
-	for _, ev := range evs[base+1:] {
-		if ev.Type != journal.Mark {
-			continue
-		}
-		st, ok := planfile.ParseStatus(ev.New)
-		if !ok {
-			continue
-		}
-		if next, err := planfile.SetStatus(out, ev.Task, st); err == nil {
-			out = next
-		}
-	}
-	return out, true
 }

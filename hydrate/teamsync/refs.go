@@ -19,23 +19,33 @@ func FetchedRef(remote, user string) string {
 	return RemotesPrefix + remote + "/sessions/" + user
 }
 
-// FetchRefspec fetches every session of remote, replacing what was fetched before: each user
+// FetchRefspec fetches user's session from remote, replacing what was fetched before: each user
 // writes only their own ref, and a teammate who rewrote theirs by hand is taken as they are.
-func FetchRefspec(remote string) string {
-	return "+" + SessionsPrefix + "*:" + RemotesPrefix + remote + "/sessions/*"
+func FetchRefspec(remote, user string) string {
+	return "+" + OwnRef(user) + ":" + FetchedRef(remote, user)
 }
 
 // splitFetched splits a fetched ref into its remote and user; ok is false for any other ref.
+// The remote is what comes before the first "/sessions/" (CheckRemote refuses a remote name
+// that holds one), so a ref nested under a user's (refs/gsd/sessions/ann/sessions/x) names that
+// user's remote, never a made-up one; its user is then no user (CheckUser).
 func splitFetched(ref string) (remote, user string, ok bool) {
 	rest, found := strings.CutPrefix(ref, RemotesPrefix)
 	if !found {
 		return "", "", false
 	}
-	i := strings.LastIndex(rest, "/sessions/")
+	i := strings.Index(rest, "/sessions/")
 	if i <= 0 {
 		return "", "", false
 	}
 	return rest[:i], rest[i+len("/sessions/"):], true
+}
+
+// UserOf is the user a ref of a remote's refs/gsd/sessions/ names: ok is false for a ref that
+// names no user gsd writes (nested under a user's, or a name CheckUser refuses).
+func UserOf(ref string) (string, bool) {
+	user, found := strings.CutPrefix(ref, SessionsPrefix)
+	return user, found && CheckUser(user) == nil
 }
 
 // CheckUser refuses a user name that cannot be one component of a ref name, by git
@@ -61,9 +71,13 @@ func CheckRemote(remote string) error {
 	if remote == "" || strings.HasPrefix(remote, "-") {
 		return fmt.Errorf("remote %q is not a remote name (git remote lists them)", remote)
 	}
-	for _, c := range strings.Split(remote, "/") {
+	for i, c := range strings.Split(remote, "/") {
 		if err := checkComponent(c); err != nil {
 			return fmt.Errorf("remote %q is not a remote name git can file refs under (%v)", remote, err)
+		}
+		if i > 0 && c == "sessions" {
+			// refs/gsd/remotes/<remote>/sessions/<user> would not say where the remote ends.
+			return fmt.Errorf("remote %q has a part named sessions, which gsd sync cannot file refs under (git remote rename it)", remote)
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,38 +122,6 @@ func (r Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	return ok, err
 }
 
-// Files reads the blobs at the top of commit's tree, by name; subtrees and links are not read.
-func (r Repo) Files(ctx context.Context, commit string) (map[string][]byte, error) {
-	objs, err := r.catFile(ctx, []string{commit + "^{tree}"})
-	if err != nil {
-		return nil, err
-	}
-	if objs[0].Missing || objs[0].Type != "tree" {
-		return nil, fmt.Errorf("%s has no tree", commit)
-	}
-	ents, err := parseTree(objs[0].Data, len(commit)/2)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", commit, err)
-	}
-	var reqs, names []string
-	for _, e := range ents {
-		if e.Type == "blob" && (e.Mode == "100644" || e.Mode == "100755") {
-			reqs, names = append(reqs, e.Object), append(names, e.Name)
-		}
-	}
-	blobs, err := r.catFile(ctx, reqs)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string][]byte, len(names))
-	for i, n := range names {
-		if !blobs[i].Missing {
-			out[n] = blobs[i].Data
-		}
-	}
-	return out, nil
-}
-
 // PublishFile is one file of a published session: its name in the tree, and either the
 // absolute path git reads it from or its bytes.
 type PublishFile struct {
@@ -160,20 +130,19 @@ type PublishFile struct {
 	Data []byte
 }
 
-// Commit writes files as a tree (git hash-object -w, git mktree: the index is never used) and
-// a commit of it with parents (git commit-tree), dated when, by user; it returns the commit and
-// its tree. No ref is changed.
-func (r Repo) Commit(ctx context.Context, files []PublishFile, parents []string, user, msg string, when time.Time) (commit, tree string, err error) {
+// WriteBlobs writes files as blobs (git hash-object -w, the bytes as they are) and returns
+// their objects, by name. No tree or ref is made.
+func (r Repo) WriteBlobs(ctx context.Context, files []PublishFile) (map[string]string, error) {
 	var paths bytes.Buffer
 	var fromPath []int
 	ids := make([]string, len(files))
 	for i, f := range files {
 		if strings.ContainsAny(f.Name, "\t\n/\x00") || f.Name == "" {
-			return "", "", fmt.Errorf("%q cannot be a file name in a tree", f.Name)
+			return nil, fmt.Errorf("%q cannot be a file name in a tree", f.Name)
 		}
 		if f.Path != "" {
 			if strings.ContainsAny(f.Path, "\n") {
-				return "", "", fmt.Errorf("%q has a newline", f.Path)
+				return nil, fmt.Errorf("%q has a newline", f.Path)
 			}
 			paths.WriteString(f.Path)
 			paths.WriteByte('\n')
@@ -182,56 +151,76 @@ func (r Repo) Commit(ctx context.Context, files []PublishFile, parents []string,
 		}
 		out, err := r.Git.Run(ctx, f.Data, nil, "hash-object", "-w", "--stdin")
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		ids[i] = strings.TrimSpace(string(out))
 	}
 	if len(fromPath) > 0 {
 		out, err := r.Git.Run(ctx, paths.Bytes(), nil, "hash-object", "-w", "--no-filters", "--stdin-paths")
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		got := strings.Fields(string(out))
 		if len(got) != len(fromPath) {
-			return "", "", fmt.Errorf("git hash-object wrote %d objects for %d files", len(got), len(fromPath))
+			return nil, fmt.Errorf("git hash-object wrote %d objects for %d files", len(got), len(fromPath))
 		}
 		for k, i := range fromPath {
 			ids[i] = got[k]
 		}
 	}
-	var mk bytes.Buffer
+	blobs := make(map[string]string, len(files))
 	for i, f := range files {
-		fmt.Fprintf(&mk, "100644 blob %s\t%s\n", ids[i], f.Name)
+		blobs[f.Name] = ids[i]
+	}
+	return blobs, nil
+}
+
+// Commit makes a tree of blobs (by name, as WriteBlobs returned them: git mktree, the index is
+// never used) and a commit of it with parents (git commit-tree), dated when, written and
+// committed by who. No ref is changed.
+func (r Repo) Commit(ctx context.Context, blobs map[string]string, parents []string, who Identity, msg string, when time.Time) (string, error) {
+	var mk bytes.Buffer
+	for _, name := range slices.Sorted(maps.Keys(blobs)) {
+		fmt.Fprintf(&mk, "100644 blob %s\t%s\n", blobs[name], name)
 	}
 	out, err := r.Git.Run(ctx, mk.Bytes(), nil, "mktree")
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	tree = strings.TrimSpace(string(out))
-	args := []string{"commit-tree", tree}
+	args := []string{"commit-tree", strings.TrimSpace(string(out))}
 	for _, p := range parents {
 		args = append(args, "-p", p)
 	}
 	args = append(args, "-m", msg)
 	date := fmt.Sprintf("%d +0000", when.Unix())
-	email := user + "@gsd-sync.invalid" // the ref's own identity: a sync never fails for want of user.email
 	out, err = r.Git.Run(ctx, nil, []string{
-		"GIT_AUTHOR_NAME=" + user, "GIT_AUTHOR_EMAIL=" + email, "GIT_AUTHOR_DATE=" + date,
-		"GIT_COMMITTER_NAME=" + user, "GIT_COMMITTER_EMAIL=" + email, "GIT_COMMITTER_DATE=" + date,
+		"GIT_AUTHOR_NAME=" + who.Name, "GIT_AUTHOR_EMAIL=" + who.Email, "GIT_AUTHOR_DATE=" + date,
+		"GIT_COMMITTER_NAME=" + who.Name, "GIT_COMMITTER_EMAIL=" + who.Email, "GIT_COMMITTER_DATE=" + date,
 	}, args...)
-	if err != nil {
-		return "", "", err
-	}
-	return strings.TrimSpace(string(out)), tree, nil
-}
-
-// TreeOf is commit's tree.
-func (r Repo) TreeOf(ctx context.Context, commit string) (string, error) {
-	out, err := r.Git.Run(ctx, nil, nil, "rev-parse", "--verify", commit+"^{tree}")
 	if err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// SameFiles says whether the files of ents (a tree, as Tree lists it) are blobs, by name,
+// leaving MetaFile out: what says who published them and when is not a change of the session.
+func SameFiles(blobs map[string]string, ents []Entry) bool {
+	n := 0
+	for _, e := range ents {
+		if e.Name == MetaFile {
+			continue
+		}
+		if blobs[e.Name] != e.Object {
+			return false
+		}
+		n++
+	}
+	_, meta := blobs[MetaFile]
+	if meta {
+		n++
+	}
+	return n == len(blobs)
 }
 
 // UpdateRef points ref at commit, only if it still points at old ("" for: does not exist yet).
@@ -266,59 +255,4 @@ func (r Repo) DefaultRemote(ctx context.Context) string {
 		return rem
 	}
 	return "origin"
-}
-
-// Fetch fetches every session of remote into refs/gsd/remotes/<remote>/sessions/.
-func (r Repo) Fetch(ctx context.Context, remote string) error {
-	_, err := r.Git.Run(ctx, nil, nil, "fetch", "--quiet", "--no-tags", remote, FetchRefspec(remote))
-	return err
-}
-
-// ErrRejected is a push the remote refused as not a fast-forward: someone (the same user on
-// another machine) pushed since the last fetch.
-var ErrRejected = errors.New("rejected: the remote's ref moved since it was fetched")
-
-// RefusedError is a push the remote refused for its own reasons (a hook, permissions).
-type RefusedError struct {
-	Remote, Ref, Reason string
-}
-
-func (e *RefusedError) Error() string {
-	return fmt.Sprintf("%s refused %s: %s", e.Remote, e.Ref, e.Reason)
-}
-
-// Push pushes ref to the same name on remote, never forcing. A non-fast-forward refusal is
-// ErrRejected, any other refusal a *RefusedError; a failure to reach the remote is git's.
-func (r Repo) Push(ctx context.Context, remote, ref string) error {
-	out, err := r.Git.Run(ctx, nil, nil, "push", "--porcelain", remote, ref+":"+ref)
-	var ge *Error
-	if err == nil || !errors.As(err, &ge) || ge.TimedOut {
-		return err
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		// --porcelain: "!<tab>from:to<tab>[rejected] (non-fast-forward)"
-		f := strings.Split(l, "\t")
-		if len(f) < 3 || f[0] != "!" {
-			continue
-		}
-		if strings.Contains(f[2], "non-fast-forward") || strings.Contains(f[2], "fetch first") {
-			return ErrRejected
-		}
-		reason := strings.TrimSpace(f[2])
-		if rem := remoteSays(ge.Stderr); rem != "" {
-			reason += " (" + rem + ")"
-		}
-		return &RefusedError{Remote: remote, Ref: ref, Reason: reason}
-	}
-	return err
-}
-
-// remoteSays is the first line the remote printed ("remote: ..."), without the prefix.
-func remoteSays(stderr string) string {
-	for _, l := range strings.Split(stderr, "\n") {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "remote:"); ok && strings.TrimSpace(t) != "" {
-			return strings.TrimSpace(t)
-		}
-	}
-	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -152,7 +153,7 @@ func (f *fakeGit) Run(_ context.Context, _ []byte, _ []string, args ...string) (
 
 func TestPushClassifies(t *testing.T) {
 	g := &fakeGit{err: &Error{Args: []string{"push"}, TimedOut: true, Err: context.DeadlineExceeded}}
-	err := Repo{Git: g}.Push(context.Background(), "origin", OwnRef("ann"))
+	err := Repo{Git: g}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	var ge *Error
 	if !errors.As(err, &ge) || !ge.TimedOut || !strings.Contains(err.Error(), "time limit") {
 		t.Errorf("timeout: %v", err)
@@ -169,11 +170,11 @@ func (s scriptGit) Run(_ context.Context, _ []byte, _ []string, args ...string) 
 }
 
 func TestPushRefusals(t *testing.T) {
-	err := Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[rejected] (non-fast-forward)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	err := Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[rejected] (non-fast-forward)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	if !errors.Is(err, ErrRejected) {
 		t.Errorf("non-fast-forward: %v", err)
 	}
-	err = Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (pre-receive hook declined)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"))
+	err = Repo{Git: scriptGit{"To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (pre-receive hook declined)\nDone\n"}}.Push(context.Background(), "origin", OwnRef("ann"), "")
 	var re *RefusedError
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "pre-receive hook declined) (sessions are not welcome)") {
 		t.Errorf("refused: %v", err)
@@ -190,5 +191,140 @@ func TestHasFetched(t *testing.T) {
 	}
 	if !HasFetched("/r/.git", none, func(p, s string) bool { return p == "/r/.git/packed-refs" && s == " refs/gsd/remotes/" }) {
 		t.Error("packed refs not seen")
+	}
+}
+
+// A push that lost the race for the remote's ref lock is a push to retry after a fetch, not a
+// refusal: the other push moved the ref.
+func TestPushLockRaceIsRetried(t *testing.T) {
+	race := scriptGitErr{out: "To x\n!\trefs/gsd/sessions/ann:refs/gsd/sessions/ann\t[remote rejected] (failed to update ref)\nDone\n",
+		stderr: "remote: error: cannot lock ref 'refs/gsd/sessions/ann': is at 1111 but expected 2222\nerror: failed to push some refs"}
+	if err := (Repo{Git: race}).Push(context.Background(), "origin", OwnRef("ann"), ""); !errors.Is(err, ErrRejected) {
+		t.Errorf("a lock race: %v", err)
+	}
+	inTheWay := scriptGitErr{out: race.out, stderr: "remote: error: cannot lock ref 'refs/gsd/sessions/ann': 'refs/gsd/sessions/ann/x' exists; cannot create 'refs/gsd/sessions/ann'"}
+	var re *RefusedError
+	if err := (Repo{Git: inTheWay}).Push(context.Background(), "origin", OwnRef("ann"), ""); !errors.As(err, &re) {
+		t.Errorf("a ref in the way: %v", err)
+	}
+}
+
+type scriptGitErr struct{ out, stderr string }
+
+func (s scriptGitErr) Run(_ context.Context, _ []byte, _ []string, args ...string) ([]byte, error) {
+	return []byte(s.out), &Error{Args: args, Code: 1, Stderr: s.stderr, Err: fmt.Errorf("exit 1")}
+}
+
+// A ref nested under a user's names that user's remote, never a made-up one, and no user.
+func TestNestedRefNames(t *testing.T) {
+	r, u, ok := splitFetched("refs/gsd/remotes/origin/sessions/x/sessions/y")
+	if !ok || r != "origin" || CheckUser(u) == nil {
+		t.Errorf("splitFetched: %q %q %v", r, u, ok)
+	}
+	if _, ok := UserOf("refs/gsd/sessions/ann/x"); ok {
+		t.Error("a nested ref names a user")
+	}
+	if u, ok := UserOf("refs/gsd/sessions/ann"); !ok || u != "ann" {
+		t.Errorf("UserOf: %q %v", u, ok)
+	}
+	if CheckRemote("team/sessions") == nil {
+		t.Error("a remote whose name holds /sessions is accepted")
+	}
+}
+
+// Two machines that each began the session (two roots): both machines' marks, the same bytes
+// whichever merges, and merging the result again changes nothing.
+func TestMergeTwoRoots(t *testing.T) {
+	bootA := line(t, journal.Event{Seq: 1, Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+	other := strings.Replace(session, "Started: 2026-02-03T10:00:00Z", "Started: 2026-02-03T10:30:00Z", 1)
+	bootB := line(t, journal.Event{Seq: 1, Time: at(30), Type: journal.Bootstrap, Session: other, SHA256: journal.Hash([]byte(other), true)})
+	idA, idB := journal.IDOf([]byte(strings.TrimSuffix(bootA, "\n"))), journal.IDOf([]byte(strings.TrimSuffix(bootB, "\n")))
+	sA, _ := planfile.SetStatus([]byte(session), 1, planfile.Complete)
+	sB, _ := planfile.SetStatus([]byte(other), 2, planfile.InProgress)
+	mA := line(t, journal.Event{Seq: 2, Prev: idA, Time: at(10), Type: journal.Mark, Task: 1, New: "complete", SHA256: journal.Hash(sA, true)})
+	mB := line(t, journal.Event{Seq: 2, Prev: idB, Time: at(40), Type: journal.Mark, Task: 2, New: "in-progress", SHA256: journal.Hash(sB, true)})
+	a := Side{Session: sA, Exists: true, Journal: []byte(bootA + mA)}
+	b := Side{Session: sB, Exists: true, Journal: []byte(bootB + mB)}
+	ab, ba := Merge(a, b), Merge(b, a)
+	if ab.Took != TookMerged || string(ab.Journal) != string(ba.Journal) || string(ab.Session) != string(ba.Session) {
+		t.Fatalf("not the same both ways:\n%s\n%s\n--\n%s\n%s", ab.Journal, ab.Session, ba.Journal, ba.Session)
+	}
+	sts, _ := planfile.Scan(ab.Session).Statuses()
+	if sts[0] != planfile.Complete || sts[1] != planfile.InProgress {
+		t.Errorf("statuses %v, want both machines' marks", sts)
+	}
+	if again, _, _ := MergeJournals(ab.Journal, []byte(bootB+mB)); string(again) != string(ab.Journal) {
+		t.Errorf("merging again changed the journal:\n%s", again)
+	}
+}
+
+// The merge is a function of the two sets of lines: for histories two machines made from a
+// shared start (or each from its own), merging either way gives the same bytes and session,
+// merging the result with either side again changes nothing, and no line is lost.
+func TestMergeIsAFunctionOfTheSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 5))
+	sts := []planfile.Status{planfile.Pending, planfile.InProgress, planfile.Complete}
+	type side struct {
+		sess  []byte
+		lines []string
+		last  journal.Event
+	}
+	write := func(s *side, ev journal.Event) {
+		if len(s.lines) > 0 {
+			ev.Prev, ev.Seq = s.last.ID, s.last.Seq+1
+		} else {
+			ev.Seq = 1
+		}
+		l := line(t, ev)
+		ev.ID = journal.IDOf([]byte(strings.TrimSuffix(l, "\n")))
+		s.lines, s.last = append(s.lines, l), ev
+	}
+	mark := func(s *side, minute int) {
+		n, st := 1+rng.IntN(2), sts[rng.IntN(3)]
+		out, err := planfile.SetStatus(s.sess, n, st)
+		if err != nil {
+			return // unchanged
+		}
+		s.sess = out
+		write(s, journal.Event{Time: at(minute), Type: journal.Mark, Task: n, New: string(st), SHA256: journal.Hash(out, true)})
+	}
+	for i := range 150 {
+		var a side
+		a.sess = []byte(session)
+		write(&a, journal.Event{Time: at(0), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+		for k := range rng.IntN(4) {
+			mark(&a, 1+k)
+		}
+		b := side{sess: append([]byte(nil), a.sess...), lines: append([]string(nil), a.lines...), last: a.last}
+		if i%5 == 0 { // the other machine began its own session
+			b = side{sess: []byte(session)}
+			write(&b, journal.Event{Time: at(7), Type: journal.Bootstrap, Session: session, SHA256: journal.Hash([]byte(session), true)})
+		}
+		for k := range rng.IntN(5) {
+			mark(&a, 10+k)
+		}
+		for k := range rng.IntN(5) {
+			mark(&b, 10+rng.IntN(5)+k)
+		}
+		A := Side{Session: a.sess, Exists: true, Journal: []byte(strings.Join(a.lines, ""))}
+		B := Side{Session: b.sess, Exists: true, Journal: []byte(strings.Join(b.lines, ""))}
+		ab, ba := Merge(A, B), Merge(B, A)
+		if string(ab.Journal) != string(ba.Journal) || string(ab.Session) != string(ba.Session) || ab.Conflict != ba.Conflict {
+			t.Fatalf("history %d: not the same both ways:\n%s\n%s\n--\n%s\n%s", i, ab.Journal, ab.Session, ba.Journal, ba.Session)
+		}
+		for _, l := range append(append([]string(nil), a.lines...), b.lines...) {
+			if !strings.Contains(string(ab.Journal), l) {
+				t.Fatalf("history %d: line lost: %s", i, l)
+			}
+		}
+		M := Side{Session: ab.Session, Exists: ab.Exists, Journal: ab.Journal}
+		for _, s := range []Side{A, B} {
+			if again, _, _ := MergeJournals(ab.Journal, s.Journal); string(again) != string(ab.Journal) {
+				t.Fatalf("history %d: merging again changed the journal", i)
+			}
+			if again := Merge(M, s); string(again.Journal) != string(ab.Journal) {
+				t.Fatalf("history %d: merging the result again changed it", i)
+			}
+		}
 	}
 }

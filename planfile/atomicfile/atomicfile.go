@@ -45,6 +45,49 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// NotRegularError is a write refused because its name holds something other than a regular
+// file: a symbolic link (never written through: it may lead to any file of the project, one git
+// tracks or git's own config), a directory, a FIFO, a device or a socket.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file; nothing is written through it", e.Path, TypeName(e.Mode))
+}
+
+// CheckRegular says whether path names a regular file (true) or nothing (false), without
+// following a symbolic link or opening anything; anything else there is a *NotRegularError.
+// It is the one refusal every writer of a session directory goes through.
+func CheckRegular(path string) (bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	return true, nil
+}
+
+// WriteRegular atomically replaces the regular file at path with data, or creates it, as
+// WriteFile does, but never through a symbolic link: a link or anything else that is not a
+// regular file at path is refused (CheckRegular) before a temporary file exists. The rename
+// replaces the name itself, so a link put there in the meantime is replaced, not followed.
+func WriteRegular(path string, data []byte, perm fs.FileMode) error {
+	if _, err := CheckRegular(path); err != nil {
+		return err
+	}
+	if err := replaceFile(path, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
 // CreateExclusive writes data to a new file at path, atomically, failing with an error that wraps
 // fs.ErrExist if anything (even a dangling symlink) already exists there.
 //

@@ -48,11 +48,11 @@ func tooLarge(name string, limit int64) error {
 
 // notRegular is ReadFile's error for anything but a regular file.
 func notRegular(name string, m fs.FileMode) error {
-	return fmt.Errorf("%s: not a regular file (%s)", name, typeName(m))
+	return fmt.Errorf("%s: not a regular file (%s)", name, TypeName(m))
 }
 
-// typeName names a file type for messages: "directory", "named pipe", "device".
-func typeName(m fs.FileMode) string {
+// TypeName names a file type for messages: "a directory", "a named pipe", "a symbolic link".
+func TypeName(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -63,7 +63,7 @@ func typeName(m fs.FileMode) string {
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	case m&fs.ModeSymlink != 0:
-		return "a symlink"
+		return "a symbolic link"
 	}
 	return m.Type().String()
 }

@@ -150,7 +150,7 @@ func reclaim(path, host string, stale time.Duration) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("is %s, not a lock file", typeName(fi.Mode()))
+		return fmt.Errorf("is %s, not a lock file", TypeName(fi.Mode()))
 	}
 	if !tryLockFile(f) {
 		return errHeld // a live gsd holds it, however old
@@ -196,7 +196,7 @@ func reclaimUnopened(path string, stale time.Duration) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("is %s, not a lock file", typeName(fi.Mode()))
+		return fmt.Errorf("is %s, not a lock file", TypeName(fi.Mode()))
 	}
 	if time.Since(fi.ModTime()) <= stale {
 		return errHeld
