@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"time"
@@ -218,20 +217,12 @@ func (e *Env) lastChanges(src []byte) (base time.Time, marks map[int]time.Time) 
 	if e.hist.NoJournal {
 		return fallback()
 	}
-	p, err := e.journalFile()
+	js, err := e.openJournal(e.journalPath()) // a regular file inside the project, bounded
 	if err != nil {
-		return fallback()
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return fallback()
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return fallback()
 	}
 	var last journal.Event
-	_, _, err = journal.Stream(f, func(ev journal.Event) error {
+	err = js.Each(func(ev journal.Event) error {
 		switch {
 		case journal.IsBase(ev):
 			base, marks = ev.Time, map[int]time.Time{}
@@ -241,7 +232,7 @@ func (e *Env) lastChanges(src []byte) (base time.Time, marks map[int]time.Time) 
 		last = ev
 		return nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) || last.SHA256 != journal.Hash(src, true) {
+	if err != nil || last.SHA256 != journal.Hash(src, true) {
 		return fallback()
 	}
 	return base, marks
