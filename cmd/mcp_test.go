@@ -772,6 +772,11 @@ func TestMCPUserArgument(t *testing.T) {
 	if v := invalidParams(t, cs, "session_state_get", map[string]any{"sessionId": "bob", "user": "ann"}); !strings.Contains(v, "different users") {
 		t.Errorf("user and sessionId differ: %s", v)
 	}
+	// A second task in progress is set, with what gsd mark-in-progress says on stderr as a note.
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "task_status_set", Arguments: map[string]any{"user": "bob", "task": 2, "status": "in-progress"}})
+	if err != nil || res.IsError || len(res.Content) != 2 || !strings.Contains(res.Content[1].(*sdk.TextContent).Text, "gsd: warning: task 1 is in progress too") {
+		t.Fatalf("a second task in progress: %v %+v", err, res)
+	}
 	var mark struct{ Changed bool }
 	call(t, cs, "task_status_set", map[string]any{"user": "bob", "task": 1, "status": "complete"}, &mark)
 	if !mark.Changed || !strings.Contains(journalOf(t, dir, "bob"), `"type":"mark","source":"mcp"`) {

@@ -687,7 +687,16 @@ func (s *Server) taskStatusSet(a args) (any, error) {
 	if !valid {
 		return nil, invalidParams("status must be one of %s", strings.Join(statusNames, ", "))
 	}
-	return call(s, a, s.CLI.Mark, func(env *hydrate.Env) (*hydrate.MarkResult, error) {
-		return env.Mark(int(n), st)
+	var warnings []string
+	v, err := call(s, a, s.CLI.Mark, func(env *hydrate.Env) (*hydrate.MarkResult, error) {
+		res, err := env.Mark(int(n), st)
+		if res != nil {
+			warnings = res.Warnings
+		}
+		return res, err
 	})
+	if err != nil || len(warnings) == 0 {
+		return v, err
+	}
+	return noted{v, warnings}, nil // what gsd mark-* says on stderr
 }
