@@ -15,7 +15,7 @@ FUZZTIME ?= 500000x
 # The race detector needs cgo; use it where a C compiler is present.
 RACE     ?= $(shell command -v cc >/dev/null 2>&1 && echo -race)
 
-.PHONY: build test lint fuzz bench demo install cross docs windows
+.PHONY: build test lint fuzz bench demo install install-man cross docs windows
 
 # The binary is linked beside its destination and then copied into place: a file the Go linker
 # has just written sits in the page cache in small pages, and every exec of it costs more (12%
@@ -87,8 +87,19 @@ install: build
 	  mkdir -p "$$dir" && cp $(BIN) "$$dir/gsd.new" && mv "$$dir/gsd.new" "$$dir/gsd" && \
 	  echo "installed $$dir/gsd"
 
-# Man pages and Markdown command docs from the command tree, by a separate program (cmd/gendocs)
-# so that the generator stays out of the gsd binary.
+# Man pages (in man1/ and man7/, as man looks for them) and Markdown command docs from the
+# command tree, by a separate program (cmd/gendocs) so that the generator stays out of the gsd
+# binary.
 docs:
 	$(GO) run ./cmd/gendocs -man $(DOCS)/man -md $(DOCS)/md
-	@echo "wrote $(DOCS)/man and $(DOCS)/md"
+	@echo "wrote $(DOCS)/man (man -M $(DOCS)/man gsd-hydrate) and $(DOCS)/md"
+
+# The man pages where man finds them: MANDIR, else share/man beside the directory make install
+# puts gsd in ($$GOBIN, else $$GOPATH/bin), which man searches for every directory on PATH.
+MANDIR ?=
+install-man: docs
+	@dir='$(MANDIR)'; if [ -z "$$dir" ]; then \
+	    bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; dir=$$(dirname "$$bin")/share/man; \
+	  fi; \
+	  for s in 1 7; do mkdir -p "$$dir/man$$s" && cp $(DOCS)/man/man$$s/*.$$s "$$dir/man$$s/" || exit 1; done; \
+	  echo "installed the man pages in $$dir: man gsd-hydrate, man gsd-position, ..."

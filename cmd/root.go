@@ -239,7 +239,12 @@ func newHelpCmd() *cobra.Command {
 		Use:   "help [command|topic]",
 		Short: "Help about any command or topic",
 		Long: `Help prints the help of any command: gsd help hydrate is gsd hydrate --help.
-gsd help TOPIC prints a help topic; gsd help lists them under "Additional help topics".`,
+gsd help TOPIC prints a help topic; gsd help lists them under "Additional help topics".
+
+The same text as man pages, one per command (gsd-hydrate(1)) and per topic (gsd-position(7)):
+in a checkout of gsd, make install-man puts them in share/man beside the directory make install
+puts gsd in, where man finds them (man gsd-hydrate; MANDIR=DIR for another place), and make
+docs writes them to bin/docs/man (man -M bin/docs/man gsd-hydrate).`,
 		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			var names []string
 			if cmd, _, err := c.Root().Find(args); err == nil && cmd != nil {
