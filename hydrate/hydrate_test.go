@@ -294,6 +294,27 @@ func TestMarkWarnings(t *testing.T) {
 			t.Errorf("mark %d %s: warnings %q, want %q", step.n, step.st, got, step.want)
 		}
 	}
+	// A warning names five tasks at most.
+	var b strings.Builder
+	b.WriteString("<!-- Plan: .planning/phases/03-three/03-02-PLAN.md -->\n\n<tasks>\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "<task type=\"auto\" status=\"in-progress\"><name>T%d</name></task>\n", i)
+	}
+	b.WriteString("<task type=\"checkpoint:decision\" status=\"pending\"><name>T10</name></task>\n</tasks>\n")
+	files[".planning/sessions/ann/current-plan.md"] = b.String()
+	e = project(t, files)
+	for n, want := range map[int]string{
+		9:  "tasks 1, 2, 3, 4, 5 and 3 more are in progress too",
+		10: "task 10, a checkpoint (checkpoint:decision), is marked complete while tasks 1, 2, 3, 4, 5 and 4 more before it are not",
+	} {
+		st := planfile.InProgress
+		if n == 10 {
+			st = planfile.Complete
+		}
+		if res, err := e.Mark(n, st); err != nil || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+			t.Errorf("mark %d: %+v %v, want %q", n, res, err, want)
+		}
+	}
 }
 
 func TestSymlinkedSessionsDirIsRefused(t *testing.T) {

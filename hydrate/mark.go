@@ -103,19 +103,26 @@ func markWarnings(p *planfile.File, n int, st planfile.Status) []string {
 	if len(others) == 0 {
 		return nil
 	}
+	// A warning names a few; a session of hundreds of tasks would make it a page.
+	named, verb := taskNums(others[:min(len(others), maxNamed)]), "is"
+	if len(others) > maxNamed {
+		named += fmt.Sprintf(" and %d more", len(others)-maxNamed)
+	}
+	if len(others) > 1 {
+		verb = "are"
+	}
 	switch {
 	case st == planfile.InProgress:
-		return []string{fmt.Sprintf("%s in progress too: work on one task at a time (gsd mark-complete or gsd mark-pending the one you are not on)", isAre(others))}
+		return []string{fmt.Sprintf("%s %s in progress too: work on one task at a time (gsd mark-complete or gsd mark-pending the one you are not on)", named, verb)}
 	case p.Tasks[n-1].IsCheckpoint():
-		verb := "is"
-		if len(others) > 1 {
-			verb = "are"
-		}
 		return []string{fmt.Sprintf("task %d, a checkpoint (%s), is marked complete while %s before it %s not: a checkpoint is answered after the work it checks",
-			n, p.Tasks[n-1].Type(), taskNums(others), verb)}
+			n, p.Tasks[n-1].Type(), named, verb)}
 	}
 	return nil
 }
+
+// maxNamed is how many task numbers a mark's warning names.
+const maxNamed = 5
 
 // lineErr attaches a line to an error that has none.
 func lineErr(line int, err error) error {
