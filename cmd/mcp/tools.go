@@ -175,7 +175,7 @@ func (s *Server) toolList() []Tool {
 		{
 			Name:  "session_resume",
 			Title: "Take a teammate's session over (gsd resume --json)",
-			Description: "Take a teammate's gsd session over, as gsd resume FROM --json: copy from's session into sessionId's (default: the " +
+			Description: "Take a teammate's gsd session over, as gsd resume FROM --json: copy from's session into user's (default: the " +
 				"server's user), keeping the replaced one as a pre-resume snapshot. Journaled in both.",
 			InputSchema: object(withUser(map[string]any{
 				"from":  str("the teammate whose session to take over (USER, or USER@REMOTE for one gsd sync fetched; list_sessions names them)"),
