@@ -38,7 +38,7 @@
 //     brief, the SessionStart hook's context.
 //   - mark.go: gsd mark-STATUS ([Env.Mark]).
 //   - resolve.go, candidates.go: a plan named on the command line ([Env.ResolvePlan]) and shell
-//     completion's candidates ([Env.SessionUsers], [Env.Plans]).
+//     completion's candidates ([Env.SessionUsers], [Env.Plans], [Env.PlanCandidates]).
 //   - settings.go: gsd config and the settings warnings every command prints ([Env.Settings],
 //     [Env.CheckSettings], [Env.SettingsWarnings]); package config reads them.
 //   - errors.go: [FileError] and [ArgError], errors about a file of the project and about an
