@@ -601,12 +601,14 @@ func (s *Server) progress(a args) (any, error) {
 		return nil, err
 	}
 	v, err := s.CLI.Progress.render(Progressed{r, all})
-	if err != nil || !compact && !paged {
-		if text, terr := marshalText(v); err == nil && terr == nil && len(text) > MaxResult {
-			paged = true // too long whole: its first page
-		} else {
+	if err != nil {
+		return nil, err
+	}
+	if !compact && !paged {
+		if text, err := marshalText(v); err != nil || len(text) <= MaxResult {
 			return v, err
 		}
+		// Too long whole: its first page.
 	}
 	// Cut down through JSON, so it stays the command's object field for field, in its order.
 	o, err := objectOf(v)
