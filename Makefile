@@ -12,10 +12,7 @@ DOCS     ?= bin/docs
 # can report a spurious "context deadline exceeded" when the machine is busy (golang/go#75804,
 # fixed in Go 1.27). A duration (FUZZTIME=5m) still works for a long run by hand.
 FUZZTIME ?= 500000x
-# The race detector needs cgo; use it where a C compiler is present.
-RACE     ?= $(shell command -v cc >/dev/null 2>&1 && echo -race)
-
-.PHONY: build test lint fuzz bench demo install cross docs windows
+.PHONY: build test race lint fuzz bench demo install install-man cross docs windows
 
 # The binary is linked beside its destination and then copied into place: a file the Go linker
 # has just written sits in the page cache in small pages, and every exec of it costs more (12%
@@ -25,14 +22,24 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='$(LDFLAGS) $(XFLAGS)' -o $(BIN).linked .
 	@cp $(BIN).linked $(BIN).new && mv $(BIN).new $(BIN) && rm -f $(BIN).linked
 
-test: lint cross
+# The README's test command: gofmt, vet and every test, built as gsd is (CGO_ENABLED=0, so vet's
+# packages are the tests' too), in a few minutes on a fresh two-core machine. CI runs it, then
+# the same tests under the race detector, the cross builds and the Windows story (.ci/run): a
+# race build compiles the standard library and every package again, and each cross build
+# compiles it for another platform, minutes each with empty caches.
+test: lint
 	@[ -n "$$GSD_CORPUS" ] || echo "make test: GSD_CORPUS is not set: the tests over real projects are skipped"
-	CGO_ENABLED=$(if $(RACE),1,0) $(GO) test $(RACE) -count=1 ./...
+	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+# Every test under the race detector, which needs cgo and a C compiler.
+race:
+	@command -v cc >/dev/null 2>&1 || { echo "make race: the race detector needs a C compiler (cc)" >&2; exit 1; }
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet ./...
 
 # The binary must build for the platforms people run agents on.
 cross:
@@ -87,8 +94,19 @@ install: build
 	  mkdir -p "$$dir" && cp $(BIN) "$$dir/gsd.new" && mv "$$dir/gsd.new" "$$dir/gsd" && \
 	  echo "installed $$dir/gsd"
 
-# Man pages and Markdown command docs from the command tree, by a separate program (cmd/gendocs)
-# so that the generator stays out of the gsd binary.
+# Man pages (in man1/ and man7/, as man looks for them) and Markdown command docs from the
+# command tree, by a separate program (cmd/gendocs) so that the generator stays out of the gsd
+# binary.
 docs:
 	$(GO) run ./cmd/gendocs -man $(DOCS)/man -md $(DOCS)/md
-	@echo "wrote $(DOCS)/man and $(DOCS)/md"
+	@echo "wrote $(DOCS)/man (man -M $(DOCS)/man gsd-hydrate) and $(DOCS)/md"
+
+# The man pages where man finds them: MANDIR, else share/man beside the directory make install
+# puts gsd in ($$GOBIN, else $$GOPATH/bin), which man searches for every directory on PATH.
+MANDIR ?=
+install-man: docs
+	@dir='$(MANDIR)'; if [ -z "$$dir" ]; then \
+	    bin=$$($(GO) env GOBIN); [ -n "$$bin" ] || bin=$$($(GO) env GOPATH)/bin; dir=$$(dirname "$$bin")/share/man; \
+	  fi; \
+	  for s in 1 7; do mkdir -p "$$dir/man$$s" && cp $(DOCS)/man/man$$s/*.$$s "$$dir/man$$s/" || exit 1; done; \
+	  echo "installed the man pages in $$dir: man gsd-hydrate, man gsd-position, ..."

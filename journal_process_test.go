@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,9 @@ import (
 // TestParallelMarksJournal: 50 gsd mark processes at once on one session record 50 mark events,
 // one per task, with strictly increasing sequence numbers and no duplicates, and the journal
 // replays to exactly the session on disk.
+// markedTooRe is mark-in-progress's warning about other tasks in progress.
+var markedTooRe = regexp.MustCompile(`gsd: warning: tasks? [0-9, and]+(?:and \d+ more )?(?:is|are) in progress too: [^\n]*\n`)
+
 func TestParallelMarksJournal(t *testing.T) {
 	processTest(t)
 	bin := gsdBin(t)
@@ -48,7 +52,9 @@ func TestParallelMarksJournal(t *testing.T) {
 			}
 			cmd := exec.Command(bin, "-C", root, st, fmt.Sprint(i))
 			cmd.Env = gsdEnv(home, "GSD_LOCK_TIMEOUT=60s")
-			if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 && bytes.Contains(out, []byte("warning")) {
+			// A journal repaired or skipped is a warning; tasks in progress side by side, as these
+			// marks leave them, is the one warning expected.
+			if out, err := cmd.CombinedOutput(); err != nil || bytes.Contains(markedTooRe.ReplaceAll(out, nil), []byte("warning")) {
 				errs <- fmt.Sprintf("gsd %s %d: %v: %s", st, i, err, out)
 			}
 		}()

@@ -161,11 +161,11 @@ func TestMCPHostileRequests(t *testing.T) {
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an id must be a string or a number of at most 128 bytes"}}`,
 		`"id":1,"error":{"code":-32601,"message":"Method not found: AAAA`,
 		`"id":2,"error":{"code":-32602,"message":"Unknown tool: AAAA`,
-		`"id":3,"error":{"code":-32602,"message":"Invalid params","data":{"validation":"sessionId is 1048576 bytes, more than the 256 it may be"}}`,
-		`"id":4,"error":{"code":-32602,"message":"Invalid params","data":{"validation":"instanceId is 1048576 bytes, more than the 256 it may be"}}`,
-		`"id":5,"error":{"code":-32602,"message":"Invalid params","data":{"validation":"reason is 1048576 bytes, more than the 4096 it may be"}}`,
-		`"id":6,"error":{"code":-32602,"message":"Invalid params","data":{"validation":"task must be a whole number from 1 to 10000"}}`,
-		`"id":7,"error":{"code":-32602,"message":"Invalid params","data":{"validation":"fromTimestamp must be a whole number from 0 to 253402300799999"}}`,
+		`"id":3,"error":{"code":-32602,"message":"Invalid params: sessionId is 1048576 bytes, more than the 256 it may be","data":{"validation":"sessionId is 1048576 bytes, more than the 256 it may be"}}`,
+		`"id":4,"error":{"code":-32602,"message":"Invalid params: instanceId is 1048576 bytes, more than the 256 it may be","data":{"validation":"instanceId is 1048576 bytes, more than the 256 it may be"}}`,
+		`"id":5,"error":{"code":-32602,"message":"Invalid params: reason is 1048576 bytes, more than the 4096 it may be","data":{"validation":"reason is 1048576 bytes, more than the 4096 it may be"}}`,
+		`"id":6,"error":{"code":-32602,"message":"Invalid params: task must be a whole number from 1 to 10000","data":{"validation":"task must be a whole number from 1 to 10000"}}`,
+		`"id":7,"error":{"code":-32602,"message":"Invalid params: fromTimestamp must be a whole number from 0 to 253402300799999","data":{"validation":"fromTimestamp must be a whole number from 0 to 253402300799999"}}`,
 		`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an id must be a string or a number of at most 128 bytes"}}`,
 	}
 	if len(lines) != len(want) {

@@ -16,12 +16,12 @@ func (a *app) newBriefCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "brief",
 		Short: "Hydrate, and print a Markdown brief for an agent that has forgotten everything",
-		Long: `Brief hydrates exactly like gsd hydrate (the same bootstrap and the same --no-bootstrap,
---plan and --sync-state; --porcelain and --format are hydrate's alone) and prints the result as a
-compact Markdown brief written for an agent starting from nothing: the plan and its objective,
-progress, the completed tasks, the task to resume as the plan writes it, whether it was
-interrupted, the remaining tasks, anything stale or corrupt, and the commands to run next.
-gsd brief --json gives the same content as data.
+		Long: `Brief hydrates exactly like gsd hydrate (the same bootstrap and the same --no-bootstrap
+and --plan; --porcelain and --format are hydrate's alone) and prints the result as a compact
+Markdown brief written for an agent starting from nothing: the plan and its objective, progress,
+the completed tasks, the task to resume as the plan writes it, whether it was interrupted, the
+remaining tasks, anything stale or corrupt, and the commands to run next. gsd brief --json gives
+the same content as data.
 
 The brief stays under 8 KB: a long text is cut, with the file and line where the rest is.
 gsd hydrate --format brief prints the same.`,
@@ -35,7 +35,7 @@ gsd hydrate --format brief prints the same.`,
 	f := c.Flags()
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.StringVar(&o.plan, "plan", "", planFlagUsage)
-	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md as gsd state --write does")
+	syncStateFlag(f, &o.syncState)
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	return c
 }

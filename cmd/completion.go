@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
@@ -17,8 +18,9 @@ func (a *app) newCompletionCmd() *cobra.Command {
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print the shell completion script for bash, zsh, fish or PowerShell",
 		Long: `Completion prints a script that makes your shell complete gsd's commands and flags, and
-offers live candidates: task numbers with their names for mark-*, plan paths for start and
---plan, existing session users for --user (all honouring -C).
+offers live candidates: task numbers with their names for mark-*, plans for start and --plan
+(the current phase's first, by id and by path), existing session users for --user, the agents
+for --agent (all honouring -C).
 
   bash:        source <(gsd completion bash)        # in ~/.bashrc; needs bash-completion v2
   zsh:         gsd completion zsh > "${fpath[1]}/_gsd"
@@ -78,7 +80,10 @@ func (a *app) completeTasks(st planfile.Status) cobra.CompletionFunc {
 	}
 }
 
-// completePlans offers the project's plan paths, relative to the directory gsd runs in (-C).
+// completePlans offers the plans gsd start could be given, the current phase's first
+// (hydrate.PlanCandidates): by id ("02-02") for a word that is not a path, the current phase's
+// when there is no word yet; by path, relative to the directory gsd runs in (-C), for a word
+// that is one or none.
 func (a *app) completePlans(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return noCompletion()
@@ -87,23 +92,48 @@ func (a *app) completePlans(c *cobra.Command, args []string, toComplete string) 
 	if err != nil {
 		return noCompletion()
 	}
-	plans, err := env.Plans()
+	plans, err := env.PlanCandidates()
 	if err != nil {
 		return noCompletion()
 	}
+	isPath := strings.ContainsAny(toComplete, `/\`) || strings.HasPrefix(toComplete, ".")
+	desc := func(p hydrate.PlanCandidate) string {
+		switch {
+		case p.Active:
+			return "the active plan"
+		case p.Done():
+			return "done (SUMMARY exists)"
+		case p.Current:
+			return "a plan of the current phase"
+		}
+		return ""
+	}
 	var out []cobra.Completion
 	for _, p := range plans {
+		if !isPath && (p.Current || toComplete != "") && strings.HasPrefix(p.ID, toComplete) {
+			out = append(out, withDesc(p.ID, desc(p)))
+		}
+	}
+	for _, p := range plans {
 		rel, err := filepath.Rel(dir, filepath.Join(env.Root, filepath.FromSlash(p.Path)))
-		if err != nil || !strings.HasPrefix(rel, toComplete) {
+		if err != nil || toComplete != "" && !isPath || !strings.HasPrefix(rel, toComplete) {
 			continue
 		}
-		desc := "plan " + p.ID
-		if p.Done() {
-			desc += ", done (SUMMARY exists)"
+		d := "plan " + p.ID
+		if s := desc(p); s != "" {
+			d += ", " + s
 		}
-		out = append(out, cobra.CompletionWithDesc(rel, desc))
+		out = append(out, cobra.CompletionWithDesc(rel, d))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+}
+
+// withDesc is a completion with its description, if it has one.
+func withDesc(s, desc string) cobra.Completion {
+	if desc == "" {
+		return s
+	}
+	return cobra.CompletionWithDesc(s, desc)
 }
 
 // completeUsers offers the users that have a session directory.

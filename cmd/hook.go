@@ -199,6 +199,13 @@ func (a *app) readHookInput() (hook.Input, error) {
 	return hook.ParseInput(data)
 }
 
+// hookFiles are the settings files gsd hook install and uninstall edit, by agent and scope
+// (settings.Agents; hook_test.go holds the two together).
+const hookFiles = `  claude   .claude/settings.json; --local: .claude/settings.local.json;
+           --global: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR/settings.json)
+  codex    .codex/hooks.json; --global: ~/.codex/hooks.json (or $CODEX_HOME/hooks.json)
+  gemini   .gemini/settings.json; --global: ~/.gemini/settings.json`
+
 type hookEditOptions struct {
 	global, local, dryRun bool
 	command, agent        string
@@ -215,6 +222,10 @@ startup|resume|clear|compact, a PreCompact hook running "gsd hook pre-compact" a
 SessionEnd hook running "gsd hook session-end" to .claude/settings.json at the project root
 (--local: .claude/settings.local.json; --global: ~/.claude/settings.json, or
 $CLAUDE_CONFIG_DIR/settings.json). With --command, the other two hooks run the same program.
+Codex CLI's hooks (--agent codex) and Gemini CLI's (--agent gemini; PreCompress for PreCompact)
+go to their own files:
+
+` + hookFiles + `
 
 The project's file is shared with the team, so there each command is guarded:
 "command -v gsd >/dev/null 2>&1 && gsd hook session-start || true" runs gsd where it is on the
@@ -236,7 +247,11 @@ stay as they are. Installing twice changes nothing.`,
 		c.Short = "Remove gsd's lifecycle hooks from Claude Code's settings"
 		c.Long = `Uninstall removes every hook whose command is gsd's (gsd hook session-start, pre-compact or
 session-end, under whatever path), and the matcher groups, event lists and "hooks" object that
-this leaves empty. Everything else in the file stays as it is, byte for byte.`
+this leaves empty. Everything else in the file stays as it is, byte for byte. With nothing to
+remove it writes nothing and creates no file or directory. The files, by --agent:
+
+` + hookFiles
+
 		c.Example = "  gsd hook uninstall\n  gsd hook uninstall --global"
 	}
 	c.RunE = func(c *cobra.Command, _ []string) error {
@@ -273,13 +288,22 @@ this leaves empty. Everything else in the file stays as it is, byte for byte.`
 		return a.printHookChange(ch, t, install, o.dryRun, ag, c.Flags().Changed("command"))
 	}
 	f := c.Flags()
-	f.BoolVar(&o.global, "global", false, "edit the user's settings (~/.claude/settings.json)")
+	f.BoolVar(&o.global, "global", false, "edit your own settings file, for every project: ~/.claude/settings.json, ~/.codex/hooks.json or ~/.gemini/settings.json, by --agent")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
 	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart, PreCompact, SessionEnd) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
 	if install {
 		f.StringVar(&o.command, "command", settings.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}
+	_ = c.RegisterFlagCompletionFunc("agent", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		for _, ag := range settings.Agents {
+			if strings.HasPrefix(ag.Name, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(ag.Name, ag.Title))
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	})
 	return c
 }
 

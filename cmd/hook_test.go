@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gsd-tools/gsd/hydrate/hook/settings"
 )
 
 // TestHookStdinNeverCloses: a hook runner that leaves stdin open must not hang the session.
@@ -190,6 +192,40 @@ func TestSharedHooksSilentWithoutGSD(t *testing.T) {
 		}
 		if ran != 3 {
 			t.Errorf("%s: %d hooks installed, want 3", tc.agent, ran)
+		}
+	}
+}
+
+// TestHookEditHelpNamesEveryFile: gsd hook install and uninstall --help name each agent's
+// settings file in every scope, as settings.Agents has them; --global's own help names each
+// agent's user file.
+func TestHookEditHelpNamesEveryFile(t *testing.T) {
+	for _, sub := range []string{"install", "uninstall"} {
+		code, out, _ := runGsd(t, "hook", sub, "--help")
+		if code != 0 {
+			t.Fatalf("hook %s --help: exit %d", sub, code)
+		}
+		for _, ag := range settings.Agents {
+			files := []string{ag.Project("."), ag.User("~", "")}
+			if ag.Local != nil {
+				files = append(files, ag.Local("."))
+			}
+			if ag.UserEnv != "" {
+				files = append(files, ag.User("~", "$"+ag.UserEnv))
+			}
+			for _, f := range files {
+				f = filepath.ToSlash(f)
+				if !strings.Contains(out, f) {
+					t.Errorf("hook %s --help does not name %s's %s", sub, ag.Name, f)
+				}
+			}
+			if sub == "install" {
+				_, flagLine, _ := strings.Cut(out, "\n      --global ")
+				flagLine, _, _ = strings.Cut(flagLine, "\n")
+				if user := filepath.ToSlash(ag.User("~", "")); !strings.Contains(flagLine, user) {
+					t.Errorf("--global's help %q does not name %s", flagLine, user)
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/identity"
@@ -17,6 +18,14 @@ import (
 // planFlagUsage documents --plan of hydrate and brief.
 const planFlagUsage = "when a fresh session is needed, start it from `PLAN` (a path or a plan id such as 03-02)\n" +
 	"instead of the active plan; a valid session is kept, with a warning (gsd start PLAN switches)"
+
+// syncStateFlag is --sync-state of hydrate and brief: gsd state --write, spelt another way. It
+// still works, hidden and deprecated, so that one fix has one name (gsd state --write) in
+// every message and help text.
+func syncStateFlag(f *pflag.FlagSet, v *bool) {
+	f.BoolVar(v, "sync-state", false, "deprecated: rewrite STATE.md as gsd state --write does")
+	_ = f.MarkHidden("sync-state")
+}
 
 type hydrateOptions struct {
 	noBootstrap bool
@@ -66,7 +75,7 @@ sections, so there is nothing to track).`,
 	f.BoolVar(&o.noBootstrap, "no-bootstrap", false, "only report, and say what a real run would do: write nothing")
 	f.BoolVar(&o.porcelain, "porcelain", false, "print exactly one seed token")
 	f.StringVar(&o.plan, "plan", "", planFlagUsage)
-	f.BoolVar(&o.syncState, "sync-state", false, "rewrite STATE.md as gsd state --write does")
+	syncStateFlag(f, &o.syncState)
 	f.StringVar(&o.format, "format", "", "output `FORMAT`: text, json, porcelain or brief")
 	_ = c.RegisterFlagCompletionFunc("plan", a.completePlans)
 	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
@@ -86,6 +95,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 	}
 	a.work = true
+	if o.syncState {
+		a.warn("--sync-state is deprecated: gsd state --write writes STATE.md (it still does here)")
+	}
 	env, dir, err := a.open()
 	if err != nil {
 		return err
@@ -441,7 +453,7 @@ func userLine(env *hydrate.Env) string {
 // lacks.
 func stateDriftText(d hydrate.Difference) string {
 	if d.Says == nil {
-		return fmt.Sprintf("out of date: it has no %s line; the roadmap and disk say %s (gsd hydrate --sync-state)", d.Field, textfmt.Quote(d.Derived))
+		return fmt.Sprintf("out of date: it has no %s line; the roadmap and disk say %s (gsd state --write)", d.Field, textfmt.Quote(d.Derived))
 	}
-	return fmt.Sprintf("out of date: line %d says %s, not %s (gsd hydrate --sync-state)", d.Line, textfmt.Quote(*d.Says), textfmt.Quote(d.Derived))
+	return fmt.Sprintf("out of date: line %d says %s, not %s (gsd state --write)", d.Line, textfmt.Quote(*d.Says), textfmt.Quote(d.Derived))
 }

@@ -49,6 +49,9 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 				return err
 			}
 			a.warnStale(res.Session)
+			for _, w := range res.Warnings {
+				a.warn("%s", w)
+			}
 			if a.json {
 				return a.printJSON(markJSON(res))
 			}

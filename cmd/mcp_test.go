@@ -194,14 +194,18 @@ func invalidParams(t *testing.T, cs *sdk.ClientSession, name string, args map[st
 	t.Helper()
 	_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
 	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != -32602 || we.Message != "Invalid params" {
-		t.Fatalf("%s %v: got %v, want error -32602 Invalid params", name, args, err)
+	if !errors.As(err, &we) || we.Code != -32602 || !strings.HasPrefix(we.Message, "Invalid params: ") {
+		t.Fatalf("%s %v: got %v, want error -32602 Invalid params: why", name, args, err)
 	}
 	var data struct {
 		Validation string `json:"validation"`
 	}
 	if err := json.Unmarshal(we.Data, &data); err != nil || data.Validation == "" {
 		t.Fatalf("%s: data %s is not {validation}", name, we.Data)
+	}
+	// The SDK shows the message alone: the reason must be in it, as in data.
+	if we.Message != "Invalid params: "+data.Validation {
+		t.Fatalf("%s: message %q does not say why (%q)", name, we.Message, data.Validation)
 	}
 	return data.Validation
 }
@@ -279,7 +283,7 @@ func TestMCPConformance(t *testing.T) {
 	if j := journalOf(t, dir, "bob"); !strings.Contains(j, `"type":"rehydrated","source":"mcp","instance":"worker-2"`) {
 		t.Fatalf("bob's journal has no rehydration by worker-2:\n%s", j)
 	}
-	if v := invalidParams(t, cs, "session_rehydrate", map[string]any{"sessionId": "bob"}); v != "sessionId and instanceId are required" {
+	if v := invalidParams(t, cs, "session_rehydrate", map[string]any{"sessionId": "bob"}); v != "sessionId (or user) and instanceId are required" {
 		t.Errorf("validation %q", v)
 	}
 	invalidParams(t, cs, "session_rehydrate", map[string]any{"sessionId": "bob", "instanceId": "w", "fromTimestamp": "yesterday"})
@@ -699,4 +703,185 @@ func TestMCPCallNotes(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("stderr: %s", stderr.String())
 	}
+}
+
+// TestMCPAnnotations: every tool says whether it writes, whether what it writes replaces the
+// user's session, and whether calling it again changes anything more, each hint given.
+func TestMCPAnnotations(t *testing.T) {
+	cs := connect(t, mcpProject(t))
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type hint struct{ readOnly, destructive, idempotent bool }
+	want := map[string]hint{
+		"session_state_get":       {true, false, true},
+		"project_progress":        {true, false, true},
+		"list_sessions":           {true, false, true},
+		"session_hydrate":         {false, false, true},
+		"task_status_set":         {false, false, true},
+		"session_rehydrate":       {false, false, false},
+		"session_snapshot_create": {false, false, false},
+		"session_start":           {false, true, false},
+		"session_resume":          {false, true, false},
+	}
+	for _, tl := range tools.Tools {
+		a := tl.Annotations
+		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
+			t.Errorf("%s: annotations %+v: every hint must be given", tl.Name, a)
+			continue
+		}
+		got := hint{a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint}
+		if w, ok := want[tl.Name]; !ok || got != w || *a.OpenWorldHint {
+			t.Errorf("%s: hints %+v (open world %v), want %+v", tl.Name, got, *a.OpenWorldHint, w)
+		}
+	}
+}
+
+// TestMCPUserArgument: the gsd user a tool acts for is the argument user, which cannot be taken
+// for the agent's conversation (the hooks' session_id); its old name, sessionId, still works.
+func TestMCPUserArgument(t *testing.T) {
+	dir := mcpProject(t)
+	cs := connect(t, dir)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		var schema struct {
+			Properties map[string]struct{ Description string } `json:"properties"`
+		}
+		_ = json.Unmarshal(b, &schema)
+		if _, old := schema.Properties["sessionId"]; old {
+			if u, ok := schema.Properties["user"]; !ok || !strings.Contains(u.Description, "gsd user") {
+				t.Errorf("%s takes sessionId but no user: %s", tl.Name, b)
+			}
+		}
+	}
+	var st struct {
+		User  string `json:"user"`
+		Tasks []struct{ Status string }
+	}
+	call(t, cs, "session_state_get", map[string]any{"user": "bob"}, &st)
+	if st.User != "bob" || st.Tasks[0].Status != "in-progress" {
+		t.Fatalf("user bob: %+v", st)
+	}
+	call(t, cs, "session_state_get", map[string]any{"sessionId": "bob"}, &st)
+	if st.User != "bob" {
+		t.Fatalf("sessionId bob: %+v", st)
+	}
+	call(t, cs, "session_state_get", map[string]any{"sessionId": "bob", "user": "bob"}, &st)
+	if v := invalidParams(t, cs, "session_state_get", map[string]any{"sessionId": "bob", "user": "ann"}); !strings.Contains(v, "different users") {
+		t.Errorf("user and sessionId differ: %s", v)
+	}
+	// A second task in progress is set, with what gsd mark-in-progress says on stderr as a note.
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "task_status_set", Arguments: map[string]any{"user": "bob", "task": 2, "status": "in-progress"}})
+	if err != nil || res.IsError || len(res.Content) != 2 || !strings.Contains(res.Content[1].(*sdk.TextContent).Text, "gsd: warning: task 1 is in progress too") {
+		t.Fatalf("a second task in progress: %v %+v", err, res)
+	}
+	var mark struct{ Changed bool }
+	call(t, cs, "task_status_set", map[string]any{"user": "bob", "task": 1, "status": "complete"}, &mark)
+	if !mark.Changed || !strings.Contains(journalOf(t, dir, "bob"), `"type":"mark","source":"mcp"`) {
+		t.Fatalf("task_status_set for user bob: %+v", mark)
+	}
+	var rh struct {
+		SessionID  string `json:"sessionId"`
+		Rehydrated bool   `json:"rehydrated"`
+	}
+	call(t, cs, "session_rehydrate", map[string]any{"user": "bob", "instanceId": "w-9"}, &rh)
+	if rh.SessionID != "bob" || !rh.Rehydrated {
+		t.Fatalf("session_rehydrate for user bob: %+v", rh)
+	}
+}
+
+// TestMCPProgressPages: a report over the 64 KiB a result may hold comes in pages of whole
+// phases, each the command's report but for the phases it holds, and following page.next
+// gives every phase, in order, once.
+func TestMCPProgressPages(t *testing.T) {
+	w := newTwins(t, bigProject)
+	sameTimes(t, w.mcp, w.cli)
+	var whole map[string]any
+	if err := json.Unmarshal([]byte(run(t, w.cli, "ann", "progress", "--all", "--json")), &whole); err != nil {
+		t.Fatal(err)
+	}
+	wholePhases := whole["phases"].([]any)
+	var phases []any
+	pages := 0
+	for from := any(nil); ; pages++ {
+		args := map[string]any{"all": true}
+		if from != nil {
+			args["phasesFrom"] = from
+		}
+		res, err := w.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "project_progress", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("page %d: %v %v", pages+1, err, res)
+		}
+		if text := res.Content[0].(*sdk.TextContent).Text; len(text) > 64<<10 {
+			t.Fatalf("page %d: %d bytes", pages+1, len(text))
+		}
+		var page map[string]any
+		call(t, w.cs, "project_progress", args, &page)
+		p := page["page"].(map[string]any)
+		got := page["phases"].([]any)
+		if p["from"] != float64(len(phases)) || p["count"] != float64(len(got)) || p["total"] != float64(len(wholePhases)) || len(got) == 0 {
+			t.Fatalf("page %d: %v with %d phases, after %d", pages+1, p, len(got), len(phases))
+		}
+		phases = append(phases, got...)
+		delete(page, "page")
+		page["phases"] = wholePhases
+		sameFields(t, fmt.Sprintf("page %d", pages+1), page, whole)
+		if from = p["next"]; from == nil {
+			break
+		}
+	}
+	if pages < 1 || !reflect.DeepEqual(phases, wholePhases) {
+		t.Fatalf("%d pages gave %d phases, want the %d of gsd progress --all", pages+1, len(phases), len(wholePhases))
+	}
+	// The phases' order is the command's; so is every other member's.
+	res, _ := w.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "project_progress", Arguments: map[string]any{"all": true}})
+	if text := res.Content[0].(*sdk.TextContent).Text; !strings.HasPrefix(text, "{\n  \"schemaVersion\": 1,\n  \"planningDir\"") {
+		t.Errorf("a page's members are not in the command's order:\n%.200s", text)
+	}
+	if e := toolError(t, w.cs, "project_progress", map[string]any{"all": true, "phasesFrom": 5000}); !strings.Contains(e, "past the") {
+		t.Errorf("phasesFrom past the end: %s", e)
+	}
+	invalidParams(t, w.cs, "project_progress", map[string]any{"compact": true, "phasesFrom": 1})
+	invalidParams(t, w.cs, "project_progress", map[string]any{"phasesFrom": -1})
+}
+
+// bigProject is a project whose gsd progress --all --json is well over 64 KiB: 90 finished
+// phases of 6 plans each, and one to do.
+func bigProject(t *testing.T) string {
+	t.Helper()
+	mcpEnv(t)
+	dir := t.TempDir()
+	var roadmap strings.Builder
+	roadmap.WriteString("# Roadmap: Big\n\n## Phases\n\n")
+	write := func(name, content string) {
+		p := filepath.Join(dir, ".planning", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for n := 1; n <= 91; n++ {
+		box := "x"
+		if n == 91 {
+			box = " "
+		}
+		fmt.Fprintf(&roadmap, "- [%s] **Phase %d: Subsystem number %d of the big project**\n", box, n, n)
+		phaseDir := fmt.Sprintf("phases/%02d-subsystem-number-%d-of-the-big-project", n, n)
+		for p := 1; p <= 6; p++ {
+			id := fmt.Sprintf("%02d-%02d", n, p)
+			write(phaseDir+"/"+id+"-PLAN.md", "<tasks>\n<task type=\"auto\"><name>Task 1: Build it</name><action>a</action></task>\n</tasks>\n")
+			if n < 91 {
+				write(phaseDir+"/"+id+"-SUMMARY.md", "")
+			}
+		}
+	}
+	write("ROADMAP.md", roadmap.String())
+	return dir
 }

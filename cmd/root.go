@@ -248,7 +248,12 @@ func newHelpCmd() *cobra.Command {
 		Use:   "help [command|topic]",
 		Short: "Help about any command or topic",
 		Long: `Help prints the help of any command: gsd help hydrate is gsd hydrate --help.
-gsd help TOPIC prints a help topic; gsd help lists them under "Additional help topics".`,
+gsd help TOPIC prints a help topic; gsd help lists them under "Additional help topics".
+
+The same text as man pages, one per command (gsd-hydrate(1)) and per topic (gsd-position(7)):
+in a checkout of gsd, make install-man puts them in share/man beside the directory make install
+puts gsd in, where man finds them (man gsd-hydrate; MANDIR=DIR for another place), and make
+docs writes them to bin/docs/man (man -M bin/docs/man gsd-hydrate).`,
 		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			var names []string
 			if cmd, _, err := c.Root().Find(args); err == nil && cmd != nil {
@@ -276,39 +281,58 @@ gsd help TOPIC prints a help topic; gsd help lists them under "Additional help t
 // subcommand is one of gsd's commands and how to build it.
 type subcommand struct {
 	name  string
+	group string // the group gsd --help lists it in (commandGroups); "": Additional Commands
 	build func(*app) *cobra.Command
 	// wholeTree: the command works on the whole tree (completion prints the script cobra
 	// generates from the root), so naming it builds the whole tree.
 	wholeTree bool
 }
 
+// commandGroups are the groups gsd --help lists the commands in, as gh groups its own, in
+// their order; a command in none is listed under Additional Commands.
+var commandGroups = []*cobra.Group{
+	{ID: "session", Title: "Session Commands:"},
+	{ID: "history", Title: "History Commands:"},
+	{ID: "project", Title: "Project Commands:"},
+	{ID: "team", Title: "Team Commands:"},
+	{ID: "agent", Title: "Agent Commands:"},
+}
+
 // subcommands is the one list of gsd's commands, in the order they are added to the root.
 var subcommands = []subcommand{
-	{name: "hydrate", build: (*app).newHydrateCmd},
-	{name: "start", build: (*app).newStartCmd},
-	{name: "tasks", build: (*app).newTasksCmd},
-	{name: "mark-complete", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-complete", planfile.Complete) }},
-	{name: "mark-in-progress", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-in-progress", planfile.InProgress) }},
-	{name: "mark-pending", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-pending", planfile.Pending) }},
-	{name: "check", build: (*app).newCheckCmd},
-	{name: "archive", build: (*app).newArchiveCmd},
-	{name: "snapshot", build: (*app).newSnapshotCmd},
-	{name: "snapshots", build: (*app).newSnapshotsCmd},
-	{name: "restore", build: (*app).newRestoreCmd},
-	{name: "log", build: (*app).newLogCmd},
-	{name: "sessions", build: (*app).newSessionsCmd},
-	{name: "resume", build: (*app).newResumeCmd},
-	{name: "sync", build: (*app).newSyncCmd},
-	{name: "stats", build: (*app).newStatsCmd},
-	{name: "mcp", build: (*app).newMCPCmd},
+	{name: "hydrate", group: "session", build: (*app).newHydrateCmd},
+	{name: "start", group: "session", build: (*app).newStartCmd},
+	{name: "tasks", group: "session", build: (*app).newTasksCmd},
+	{name: "mark-complete", group: "session", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-complete", planfile.Complete) }},
+	{name: "mark-in-progress", group: "session", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-in-progress", planfile.InProgress) }},
+	{name: "mark-pending", group: "session", build: func(a *app) *cobra.Command { return a.newMarkCmd("mark-pending", planfile.Pending) }},
+	{name: "check", group: "session", build: (*app).newCheckCmd},
+	{name: "archive", group: "session", build: (*app).newArchiveCmd},
+	{name: "snapshot", group: "history", build: (*app).newSnapshotCmd},
+	{name: "snapshots", group: "history", build: (*app).newSnapshotsCmd},
+	{name: "restore", group: "history", build: (*app).newRestoreCmd},
+	{name: "log", group: "history", build: (*app).newLogCmd},
+	{name: "sessions", group: "team", build: (*app).newSessionsCmd},
+	{name: "resume", group: "team", build: (*app).newResumeCmd},
+	{name: "sync", group: "team", build: (*app).newSyncCmd},
+	{name: "stats", group: "agent", build: (*app).newStatsCmd},
+	{name: "mcp", group: "agent", build: (*app).newMCPCmd},
 	{name: "config", build: (*app).newConfigCmd},
-	{name: "whoami", build: (*app).newWhoamiCmd},
-	{name: "progress", build: (*app).newProgressCmd},
-	{name: "workstreams", build: (*app).newWorkstreamsCmd},
-	{name: "state", build: (*app).newStateCmd},
-	{name: "brief", build: (*app).newBriefCmd},
-	{name: "hook", build: (*app).newHookCmd},
+	{name: "whoami", group: "team", build: (*app).newWhoamiCmd},
+	{name: "progress", group: "project", build: (*app).newProgressCmd},
+	{name: "workstreams", group: "project", build: (*app).newWorkstreamsCmd},
+	{name: "state", group: "project", build: (*app).newStateCmd},
+	{name: "brief", group: "agent", build: (*app).newBriefCmd},
+	{name: "hook", group: "agent", build: (*app).newHookCmd},
+	{name: "version", build: (*app).newVersionCmd},
 	{name: "completion", build: (*app).newCompletionCmd, wholeTree: true},
+}
+
+// command builds the subcommand's command, in its group.
+func (sc *subcommand) command(a *app) *cobra.Command {
+	c := sc.build(a)
+	c.GroupID = sc.group
+	return c
 }
 
 // invoked is the subcommand that args run, when they name one unambiguously, else nil: their
@@ -371,11 +395,12 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	pf.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	pf.BoolVar(&a.noColor, "no-color", false, "never colour the output (also NO_COLOR)")
 	pf.BoolVar(&a.noGitEvidence, "no-git-evidence", false, "do not read the tasks' commits and changed files from git (also GSD_GIT_EVIDENCE=0)")
+	root.AddGroup(commandGroups...) // a command's group must be the root's, even when it is built alone
 	if only != nil {
-		root.AddCommand(only.build(a))
+		root.AddCommand(only.command(a))
 	} else {
-		for _, sc := range subcommands {
-			root.AddCommand(sc.build(a))
+		for i := range subcommands {
+			root.AddCommand(subcommands[i].command(a))
 		}
 		root.AddCommand(a.helpTopics()...)
 	}

@@ -27,8 +27,8 @@ func TestReadableTexts(t *testing.T) {
 		d    hydrate.Difference
 		want string
 	}{
-		{hydrate.Difference{Field: "phase", Derived: "Phase: 3 of 3"}, `out of date: it has no phase line; the roadmap and disk say "Phase: 3 of 3" (gsd hydrate --sync-state)`},
-		{hydrate.Difference{Field: "phase", Line: 36, Says: &says, Derived: "Phase: 3 of 3"}, `out of date: line 36 says "Phase: 2 of 3", not "Phase: 3 of 3" (gsd hydrate --sync-state)`},
+		{hydrate.Difference{Field: "phase", Derived: "Phase: 3 of 3"}, `out of date: it has no phase line; the roadmap and disk say "Phase: 3 of 3" (gsd state --write)`},
+		{hydrate.Difference{Field: "phase", Line: 36, Says: &says, Derived: "Phase: 3 of 3"}, `out of date: line 36 says "Phase: 2 of 3", not "Phase: 3 of 3" (gsd state --write)`},
 	} {
 		if got := stateDriftText(tc.d); got != tc.want {
 			t.Errorf("stateDriftText = %s\nwant %s", got, tc.want)

@@ -200,7 +200,7 @@ func (b *Brief) tasks(s *Session) {
 	rt := &ResumePoint{
 		Task:        s.Tasks[s.ResumeTask-1],
 		Interrupted: s.Interrupted,
-		Checkpoint:  strings.HasPrefix(pt.Type(), "checkpoint"),
+		Checkpoint:  pt.IsCheckpoint(),
 		StartTag:    textfmt.Clip(strings.Join(strings.Fields(string(s.file.Src[pt.Tag.Start:pt.Tag.End])), " "), 400),
 		Section:     pt.Section != nil,
 	}

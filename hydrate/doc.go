@@ -8,7 +8,7 @@
 // identity sources, the clock and the lock timeout. It reads the project through an fs.FS rooted
 // at the project root (so a path in a file cannot lead outside it). It writes, atomically and
 // under the project's session lock, the user's session directory (the session file and its
-// archives) and, only when asked (--sync-state), STATE.md's Current Position.
+// archives) and, only when asked (gsd state --write), STATE.md's Current Position.
 //
 // The front doors, cmd (the command line) and cmd/mcp (the MCP server), parse and render; [Open]
 // makes one [Env] per command. Env is the shared context (the project, the user, the settings,
@@ -38,7 +38,7 @@
 //     brief, the SessionStart hook's context.
 //   - mark.go: gsd mark-STATUS ([Env.Mark]).
 //   - resolve.go, candidates.go: a plan named on the command line ([Env.ResolvePlan]) and shell
-//     completion's candidates ([Env.SessionUsers], [Env.Plans]).
+//     completion's candidates ([Env.SessionUsers], [Env.Plans], [Env.PlanCandidates]).
 //   - settings.go: gsd config and the settings warnings every command prints ([Env.Settings],
 //     [Env.CheckSettings], [Env.SettingsWarnings]); package config reads them.
 //   - errors.go: [FileError] and [ArgError], errors about a file of the project and about an
@@ -47,7 +47,7 @@
 // # The project (env.Project())
 //
 //   - progress.go: gsd progress ([Project.Progress]).
-//   - state.go: gsd state and hydrate --sync-state ([Project.StateReport], [Project.WriteState],
+//   - state.go: gsd state, and hydrate's STATE.md line ([Project.StateReport], [Project.WriteState],
 //     [Project.StateDiff]): STATE.md's Current Position against the [CurrentPosition] derived
 //     from the roadmap and the disk.
 //   - workstreams.go: gsd workstreams ([Project.Workstreams]).

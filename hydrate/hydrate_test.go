@@ -261,6 +261,62 @@ func TestMark(t *testing.T) {
 	}
 }
 
+// TestMarkWarnings: a checkpoint marked complete before the work it checks, and a second task
+// marked in progress, are marked as asked, with a warning saying why that is probably wrong.
+func TestMarkWarnings(t *testing.T) {
+	files := baseFiles()
+	files[".planning/sessions/ann/current-plan.md"] = "<!-- Plan: .planning/phases/03-three/03-02-PLAN.md -->\n\n<tasks>\n" +
+		"<task type=\"auto\" status=\"complete\"><name>C1</name></task>\n" +
+		"<task type=\"auto\" status=\"in-progress\"><name>C2</name></task>\n" +
+		"<task type=\"auto\" status=\"pending\"><name>C3</name></task>\n" +
+		"<task type=\"checkpoint:human-verify\" gate=\"blocking\" status=\"pending\"><name>C4</name></task>\n</tasks>\n"
+	e := project(t, files)
+	for _, step := range []struct {
+		n    int
+		st   planfile.Status
+		want string
+	}{
+		{3, planfile.InProgress, "task 2 is in progress too: work on one task at a time"},
+		{4, planfile.InProgress, "tasks 2 and 3 are in progress too"},
+		{4, planfile.Complete, "task 4, a checkpoint (checkpoint:human-verify), is marked complete while tasks 2 and 3 before it are not: a checkpoint is answered after the work it checks"},
+		{2, planfile.Complete, ""},
+		{3, planfile.Pending, ""},
+		{4, planfile.Complete, "while task 3 before it is not"},
+		{3, planfile.Complete, ""}, // a task that is not a checkpoint: work done in any order
+		{4, planfile.Complete, ""}, // everything before it is done
+	} {
+		res, err := e.Mark(step.n, step.st)
+		if err != nil || res.Task.Status != step.st {
+			t.Fatalf("mark %d %s: %+v %v", step.n, step.st, res, err)
+		}
+		got := strings.Join(res.Warnings, "\n")
+		if step.want == "" && got != "" || !strings.Contains(got, step.want) {
+			t.Errorf("mark %d %s: warnings %q, want %q", step.n, step.st, got, step.want)
+		}
+	}
+	// A warning names five tasks at most.
+	var b strings.Builder
+	b.WriteString("<!-- Plan: .planning/phases/03-three/03-02-PLAN.md -->\n\n<tasks>\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "<task type=\"auto\" status=\"in-progress\"><name>T%d</name></task>\n", i)
+	}
+	b.WriteString("<task type=\"checkpoint:decision\" status=\"pending\"><name>T10</name></task>\n</tasks>\n")
+	files[".planning/sessions/ann/current-plan.md"] = b.String()
+	e = project(t, files)
+	for n, want := range map[int]string{
+		9:  "tasks 1, 2, 3, 4, 5 and 3 more are in progress too",
+		10: "task 10, a checkpoint (checkpoint:decision), is marked complete while tasks 1, 2, 3, 4, 5 and 4 more before it are not",
+	} {
+		st := planfile.InProgress
+		if n == 10 {
+			st = planfile.Complete
+		}
+		if res, err := e.Mark(n, st); err != nil || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+			t.Errorf("mark %d: %+v %v, want %q", n, res, err, want)
+		}
+	}
+}
+
 func TestSymlinkedSessionsDirIsRefused(t *testing.T) {
 	files := baseFiles()
 	e := project(t, files)

@@ -16,6 +16,9 @@ type MarkResult struct {
 	Task    Task     // the task, with its new status
 	From    string   // its status before ("" when it had no attribute, or the invalid value)
 	Changed bool     // false when it already had the status: nothing was written
+	// Warnings are what the session now says that is probably a mistake, though marked as
+	// asked (markWarnings).
+	Warnings []string
 }
 
 // Mark sets task n's status (1-based). With n == 0 it picks the task: for Complete, the one task
@@ -77,12 +80,53 @@ func (e *Env) Mark(n int, st planfile.Status) (*MarkResult, error) {
 			e.reconcile(src, true, reconcileNote)
 		}
 		t := &p.Tasks[n-1] // names and lines are the same before and after
-		res = &MarkResult{Session: s, From: from, Changed: changed,
+		res = &MarkResult{Session: s, From: from, Changed: changed, Warnings: markWarnings(p, n, st),
 			Task: Task{Number: n, Name: t.Name(), Type: t.Type(), Status: st, Line: t.Line}}
 		return nil
 	})
 	return res, err
 }
+
+// markWarnings says what is probably a mistake in setting task n of p to st, which is still
+// done (the user may know better, and exit status stays 0): a checkpoint marked complete while
+// tasks before it are not (a checkpoint is answered after the work it checks), and a task
+// marked in progress while another one is (an agent works on one task at a time).
+func markWarnings(p *planfile.File, n int, st planfile.Status) []string {
+	var others []int
+	for i := range p.Tasks {
+		s, err := p.Tasks[i].Status()
+		if i+1 == n || err != nil {
+			continue
+		}
+		switch {
+		case st == planfile.Complete && i+1 < n && s != planfile.Complete,
+			st == planfile.InProgress && s == planfile.InProgress:
+			others = append(others, i+1)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	// A warning names a few; a session of hundreds of tasks would make it a page.
+	named, verb := taskNums(others[:min(len(others), maxNamed)]), "is"
+	if len(others) > maxNamed {
+		named += fmt.Sprintf(" and %d more", len(others)-maxNamed)
+	}
+	if len(others) > 1 {
+		verb = "are"
+	}
+	switch {
+	case st == planfile.InProgress:
+		return []string{fmt.Sprintf("%s %s in progress too: work on one task at a time (gsd mark-complete or gsd mark-pending the one you are not on)", named, verb)}
+	case p.Tasks[n-1].IsCheckpoint():
+		return []string{fmt.Sprintf("task %d, a checkpoint (%s), is marked complete while %s before it %s not: a checkpoint is answered after the work it checks",
+			n, p.Tasks[n-1].Type(), named, verb)}
+	}
+	return nil
+}
+
+// maxNamed is how many task numbers a mark's warning names.
+const maxNamed = 5
 
 // lineErr attaches a line to an error that has none.
 func lineErr(line int, err error) error {
@@ -143,7 +187,15 @@ func joinInts(ns []int) string {
 
 func isAre(ns []int) string {
 	if len(ns) == 1 {
-		return fmt.Sprintf("task %d is", ns[0])
+		return taskNums(ns) + " is"
 	}
-	return "tasks " + joinInts(ns) + " are"
+	return taskNums(ns) + " are"
+}
+
+// taskNums names tasks by number: "task 2", "tasks 1 and 2".
+func taskNums(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("task %d", ns[0])
+	}
+	return "tasks " + joinInts(ns)
 }

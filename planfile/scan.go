@@ -89,6 +89,10 @@ func (t *Task) Type() string {
 	return v
 }
 
+// IsCheckpoint reports whether the task is a checkpoint (type "checkpoint:human-verify",
+// "checkpoint:decision", ...): a human answers it, after the work before it is done.
+func (t *Task) IsCheckpoint() bool { return strings.HasPrefix(t.Type(), "checkpoint") }
+
 // StatusText is the raw status attribute value and whether the attribute is present.
 func (t *Task) StatusText() (string, bool) {
 	a, ok := t.Attr("status")

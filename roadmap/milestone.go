@@ -257,11 +257,14 @@ func headingLevel(s string) (string, int, bool) {
 // Production v1.0 (Phases 11-17) -- in progress", "✅ v1.0 MVP (Phases 1-4) — SHIPPED".
 // Outside the list, text that names neither a milestone nor a version is not one.
 func parseMilestone(text string, inList bool) (Milestone, bool) {
+	text, checked := cutCheckbox(text)
 	if phaseWordEnd(text) >= 0 {
 		return Milestone{}, false
 	}
 	var m Milestone
 	switch {
+	case checked:
+		m.Status = StatusComplete // "[x] v1.3 Search": checked off, as a phase's box is
 	case strings.ContainsAny(text, "✅✓✔"):
 		m.Status = StatusComplete
 	case strings.Contains(text, "🚧") || strings.Contains(text, "🟡") || strings.Contains(text, "🔵") || strings.Contains(text, "⏳") || strings.Contains(text, "🔄"):
@@ -290,6 +293,16 @@ func parseMilestone(text string, inList bool) (Milestone, bool) {
 	m.Name = cleanName(cutDescription(strings.ReplaceAll(strings.ReplaceAll(t, "**", ""), "__", "")))
 	m.key = milestoneKey(lower, m.Name)
 	return m, true
+}
+
+// cutCheckbox cuts a task-list box ("[x] ", "[ ] ") from the start of text ("<summary>[x] v1.3
+// Search"), reporting whether it was checked: the box is not part of the name.
+func cutCheckbox(text string) (string, bool) {
+	t := strings.TrimLeft(text, " \t")
+	if len(t) < 3 || t[0] != '[' || t[2] != ']' || !strings.ContainsRune(" xX", rune(t[1])) {
+		return text, false
+	}
+	return strings.TrimLeft(t[3:], " \t"), t[1] != ' '
 }
 
 // currentLabel cuts a "Current Milestone:" or "Active Milestone:" label from the start of t.

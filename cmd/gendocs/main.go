@@ -3,6 +3,10 @@
 // generators leave out. It is a separate program so that the documentation generator and its
 // dependencies stay out of the gsd binary.
 //
+// The man pages go where man looks for them under a directory: man1/gsd-hydrate.1,
+// man7/gsd-position.7, ... (man -M bin/docs/man gsd-hydrate; make install-man copies them to a
+// share/man that man finds).
+//
 //	go run ./cmd/gendocs -man bin/docs/man -md bin/docs/md
 package main
 
@@ -43,30 +47,32 @@ func run(manDir, mdDir string) error {
 		}
 		date = time.Unix(n, 0).UTC()
 	}
-	for _, d := range []string{manDir, mdDir} {
+	man1, man7 := filepath.Join(manDir, "man1"), filepath.Join(manDir, "man7")
+	for _, d := range []string{man1, man7, mdDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
 	}
 
-	root := cmd.CommandTree()
+	root := markdownTree(cmd.CommandTree())
 	topics := helpTopics(root)
 	var see []string
 	for _, t := range topics {
 		see = append(see, fmt.Sprintf("**gsd-%s(7)**", t.Name()))
 	}
 	root.Long += "\n\nHelp topics (gsd help TOPIC): " + strings.Join(see, ", ") + "."
-	header := &doc.GenManHeader{Title: "GSD", Section: "1", Source: "gsd " + root.Version, Manual: "gsd manual", Date: &date}
-	if err := doc.GenManTree(root, header, manDir); err != nil {
+	// No Title: each page is headed by its own name (GSD-HYDRATE), as man shows it.
+	header := &doc.GenManHeader{Section: "1", Source: "gsd " + root.Version, Manual: "gsd manual", Date: &date}
+	if err := doc.GenManTree(root, header, man1); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
 	for _, t := range topics {
-		if err := os.WriteFile(filepath.Join(manDir, "gsd-"+t.Name()+".7"), topicMan(t, header), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(man7, "gsd-"+t.Name()+".7"), topicMan(t, header), 0o644); err != nil {
 			return fmt.Errorf("man pages: %w", err)
 		}
 	}
 
-	root = cmd.CommandTree()
+	root = markdownTree(cmd.CommandTree())
 	var links strings.Builder
 	links.WriteString("\n\nHelp topics (gsd help TOPIC):\n")
 	for _, t := range topics {
@@ -83,6 +89,45 @@ func run(manDir, mdDir string) error {
 	}
 	return nil
 }
+
+// markdownTree is root with every command's texts made the Markdown that cobra's generators
+// take them as (markdown), and returns root.
+func markdownTree(root *cobra.Command) *cobra.Command {
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if !c.IsAdditionalHelpTopicCommand() { // a topic is written in Markdown already
+			c.Short, c.Long = markdown(c.Short), markdown(c.Long)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return root
+}
+
+// markdown is a command's help text, written for a terminal, as Markdown that renders the same:
+// a line indented after a blank line (an example, a table of tools) and the indented lines
+// after it stay as written, in a code block; in the rest every character Markdown would take
+// for markup is escaped, so "its <task> elements" keeps its <task> (as HTML it would be
+// dropped) and "mark-*" its star.
+func markdown(text string) string {
+	lines := strings.Split(text, "\n")
+	pre := false
+	for i, l := range lines {
+		indented := strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")
+		pre = indented && (pre || i == 0 || strings.TrimSpace(lines[i-1]) == "")
+		if pre {
+			lines[i] = "    " + l
+			continue
+		}
+		lines[i] = markdownEscaper.Replace(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "<", `\<`, ">", `\>`,
+	"[", `\[`, "]", `\]`, "&", `\&`, "#", `\#`)
 
 // helpTopics are the root's additional help topics (commands without Run), which cobra's
 // generators skip.

@@ -77,9 +77,11 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
 
-// invalidParams is the seed's -32602 error: {"validation": why}.
+// invalidParams is the seed's -32602 error, {"validation": why}, with why in its message too:
+// a client that shows only the message (the official SDK's) still says what was wrong.
 func invalidParams(format string, args ...any) *Error {
-	return &Error{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"validation": fmt.Sprintf(format, args...)}}
+	why := fmt.Sprintf(format, args...)
+	return &Error{Code: CodeInvalidParams, Message: "Invalid params: " + why, Data: map[string]string{"validation": why}}
 }
 
 // maxLine bounds one message read: tool arguments are a few hundred bytes.

@@ -65,7 +65,7 @@ func TestServeToolErrors(t *testing.T) {
 	if err := json.Unmarshal([]byte(got[0]), &r1); err != nil || !r1.Result.IsError || r1.Result.Content[0].Text != "gsd: no project here" {
 		t.Errorf("tool error: %s", got[0])
 	}
-	if !strings.Contains(got[1], `"error":{"code":-32602,"message":"Invalid params","data":{"validation":"instanceId must be a string"}}`) {
+	if !strings.Contains(got[1], `"error":{"code":-32602,"message":"Invalid params: instanceId must be a string","data":{"validation":"instanceId must be a string"}}`) {
 		t.Errorf("bad argument type: %s", got[1])
 	}
 	if !strings.Contains(got[2], `"validation":"arguments must be an object"`) {

@@ -40,13 +40,40 @@ func object(props map[string]any, required ...string) map[string]any {
 	return o
 }
 
-// readOnly marks a tool that writes nothing.
-var readOnly = map[string]any{"readOnlyHint": true}
+// hints are a tool's annotations, every hint given (a client assumes the worst of one left
+// out): whether it writes nothing, whether what it writes replaces the user's session (kept as
+// a snapshot, but no longer the one they work in: a client may ask first), and whether calling
+// it again with the same arguments changes nothing more. Every tool acts on the project alone,
+// never on the world beyond it.
+func hints(readOnly, destructive, idempotent bool) map[string]any {
+	return map[string]any{"readOnlyHint": readOnly, "destructiveHint": destructive, "idempotentHint": idempotent, "openWorldHint": false}
+}
 
-const (
-	sessionIDDesc = "the gsd user whose session it is (a directory under .planning/sessions; `user` in the output); default: the server's user"
-	planDesc      = "the plan to start from: a path relative to the project root, or a plan id such as 03-02; default: the active plan"
+var (
+	readOnly = hints(true, false, true)
+	// writes: a tool that adds to the project (a journal line, a snapshot, a fresh session where
+	// there was none or only an unusable one), never replacing the user's session.
+	writes = hints(false, false, false)
 )
+
+// The gsd user a tool acts for is the argument user. Its old name, sessionId, is still read:
+// it was easy to take for the agent's own conversation (the session_id of the hooks' input),
+// which it is not.
+const (
+	userArg       = "user"
+	oldUserArg    = "sessionId"
+	userDesc      = "the gsd user whose session it is (a directory under .planning/sessions; `user` in the output), not the agent's conversation; default: the server's user"
+	oldUserDesc   = "the old name of user, still read (give one of the two)"
+	planDesc      = "the plan to start from: a path relative to the project root, or a plan id such as 03-02; default: the active plan"
+	maxPhasesFrom = 1 << 20
+)
+
+// withUser is props with the user argument and its old name.
+func withUser(props map[string]any) map[string]any {
+	props[userArg] = str(userDesc)
+	props[oldUserArg] = str(oldUserDesc)
+	return props
+}
 
 var statusNames = []string{string(planfile.Complete), string(planfile.InProgress), string(planfile.Pending)}
 
@@ -63,12 +90,14 @@ func (s *Server) toolList() []Tool {
 				"(rehydrated is false without one: session_hydrate or session_start starts it). The seed's field names and " +
 				"types (times in Unix milliseconds, task ids as strings), gsd's values (status in-progress, the task's number).",
 			InputSchema: object(map[string]any{
-				"sessionId":     str("the gsd user whose session to rehydrate"),
-				"instanceId":    str("the agent instance taking the session up"),
+				"sessionId":     str("the gsd user whose session to rehydrate (the seed's name; user is the same and clearer): not the agent's conversation, which is instanceId"),
+				userArg:         str("the gsd user whose session to rehydrate (sessionId's other name; give one of the two)"),
+				"instanceId":    str("the agent instance taking the session up (its conversation: the hooks' session_id)"),
 				"snapshotId":    str("a snapshot id (gsd snapshots lists them) to read the context from instead of the current session"),
 				"fromTimestamp": map[string]any{"type": "number", "description": "also list the journal events after this time (Unix milliseconds)"},
-			}, "sessionId", "instanceId"),
+			}, "instanceId"),
 			OutputSchema: schemaOf(reflect.TypeFor[hydrate.RehydrateResult]()),
+			Annotations:  writes, // a journal line
 		},
 		{
 			Name:  "session_state_get",
@@ -76,7 +105,7 @@ func (s *Server) toolList() []Tool {
 			Description: "A gsd session's state without changing anything, as gsd hydrate --no-bootstrap --json prints it: " +
 				"plan, tasks with status, counts, the resume task, why it is stale or corrupt, and for a missing, " +
 				"stale or corrupt one what session_hydrate would do, with the position's confidence and alternatives.",
-			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc)}),
+			InputSchema:  object(withUser(map[string]any{})),
 			OutputSchema: hydrateOut,
 			Annotations:  readOnly,
 		},
@@ -86,41 +115,49 @@ func (s *Server) toolList() []Tool {
 			Description: "Hydrate a gsd session as gsd hydrate --json does: keep a valid session, or archive a missing, stale or " +
 				"corrupt one and start a fresh one from plan (default: the active plan the position chose, with its " +
 				"confidence and alternatives). A valid session is kept even when plan names another (session_start switches).",
-			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc), "plan": str(planDesc)}),
+			InputSchema:  object(withUser(map[string]any{"plan": str(planDesc)})),
 			OutputSchema: hydrateOut,
+			// Again, a valid session is kept: nothing more changes.
+			Annotations: hints(false, false, true),
 		},
 		{
 			Name:  "session_start",
 			Title: "Start a fresh session from a plan (gsd start --json)",
 			Description: "Start a fresh gsd session from plan (default: the active plan) as gsd start --json does; the session it " +
 				"replaces is kept as a snapshot. A plan that already has its SUMMARY is refused unless force.",
-			InputSchema: object(map[string]any{
-				"sessionId": str(sessionIDDesc),
-				"plan":      str(planDesc),
-				"force":     boolean("start a plan that already has its SUMMARY (gsd start --force)"),
-			}),
+			InputSchema: object(withUser(map[string]any{
+				"plan":  str(planDesc),
+				"force": boolean("start a plan that already has its SUMMARY (gsd start --force)"),
+			})),
 			OutputSchema: hydrateOut,
+			Annotations:  hints(false, true, false), // replaces the user's session
 		},
 		{
 			Name:  "project_progress",
 			Title: "The project's position and progress (gsd progress --json)",
 			Description: "The project's position and progress as gsd progress --json prints it: milestone, current phase, active " +
 				"plan, the rule that chose them with its evidence, confidence and alternatives, counts, phases, every " +
-				"session, STATE.md's agreement and problems. all lists every milestone's phases (--all); compact leaves out " +
-				"phases, sessions, state and problems, for a project whose report is over the result limit.",
+				"session, STATE.md's agreement and problems. all lists every milestone's phases (--all). A report over " +
+				"64 KiB comes in pages of whole phases: each page is the whole report but for phases, which holds some of " +
+				"them, and page {from, count, total, next} says which; call again with phasesFrom: page.next (and the same " +
+				"all) until next is null to have every phase. compact leaves out phases, sessions, state and problems: " +
+				"the position and the counts in one small result.",
 			InputSchema: object(map[string]any{
 				"all":     boolean("list the phases of every milestone, not only the current one (gsd progress --all)"),
 				"compact": boolean("only the position and the counts: leave out phases, sessions, state and problems"),
+				"phasesFrom": map[string]any{"type": "integer", "minimum": 0, "maximum": maxPhasesFrom,
+					"description": "the page of phases from this one on (0-based): the previous page's page.next"},
 			}),
-			OutputSchema: compactable(schemaOf(s.CLI.Progress.Type)),
+			OutputSchema: progressSchema(schemaOf(s.CLI.Progress.Type)),
 			Annotations:  readOnly,
 		},
 		{
 			Name:         "session_snapshot_create",
 			Title:        "Snapshot a session (gsd snapshot --json)",
 			Description:  "Keep a manual snapshot of a gsd session (never deleted by gsd), as gsd snapshot --json: its id (for session_rehydrate's snapshotId or gsd restore) and path.",
-			InputSchema:  object(map[string]any{"sessionId": str(sessionIDDesc), "reason": str("why, recorded in the journal")}),
+			InputSchema:  object(withUser(map[string]any{"reason": str("why, recorded in the journal")})),
 			OutputSchema: schemaOf(s.CLI.Snapshot.Type),
+			Annotations:  writes, // a new snapshot each time
 		},
 		{
 			Name:  "list_sessions",
@@ -138,25 +175,26 @@ func (s *Server) toolList() []Tool {
 		{
 			Name:  "session_resume",
 			Title: "Take a teammate's session over (gsd resume --json)",
-			Description: "Take a teammate's gsd session over, as gsd resume FROM --json: copy from's session into sessionId's (default: the " +
+			Description: "Take a teammate's gsd session over, as gsd resume FROM --json: copy from's session into user's (default: the " +
 				"server's user), keeping the replaced one as a pre-resume snapshot. Journaled in both.",
-			InputSchema: object(map[string]any{
-				"from":      str("the teammate whose session to take over (USER, or USER@REMOTE for one gsd sync fetched; list_sessions names them)"),
-				"sessionId": str(sessionIDDesc),
-				"force":     boolean("take over a fetched session even when it is active (gsd resume --force)"),
-			}, "from"),
+			InputSchema: object(withUser(map[string]any{
+				"from":  str("the teammate whose session to take over (USER, or USER@REMOTE for one gsd sync fetched; list_sessions names them)"),
+				"force": boolean("take over a fetched session even when it is active (gsd resume --force)"),
+			}), "from"),
 			OutputSchema: schemaOf(s.CLI.Resume.Type),
+			Annotations:  hints(false, true, false), // replaces the user's session
 		},
 		{
 			Name:        "task_status_set",
 			Title:       "Set a task's status (gsd mark-* --json)",
 			Description: "Set one task's status in a gsd session, as gsd mark-complete, mark-in-progress or mark-pending N --json (only that attribute's bytes change): in-progress when starting it, complete when its verify step passes.",
-			InputSchema: object(map[string]any{
-				"sessionId": str(sessionIDDesc),
-				"task":      map[string]any{"type": "integer", "minimum": 1, "maximum": planfile.MaxTasks, "description": "the task number (1-based)"},
-				"status":    map[string]any{"type": "string", "enum": statusNames},
-			}, "task", "status"),
+			InputSchema: object(withUser(map[string]any{
+				"task":   map[string]any{"type": "integer", "minimum": 1, "maximum": planfile.MaxTasks, "description": "the task number (1-based)"},
+				"status": map[string]any{"type": "string", "enum": statusNames},
+			}), "task", "status"),
 			OutputSchema: schemaOf(s.CLI.Mark.Type),
+			// One attribute's bytes, journaled: setting the status it has writes nothing.
+			Annotations: hints(false, false, true),
 		},
 	}
 }
@@ -164,10 +202,16 @@ func (s *Server) toolList() []Tool {
 // compactFields are what project_progress's compact form leaves out.
 var compactFields = []string{"phases", "sessions", "state", "problems"}
 
-// compactable is the progress schema with compactFields no longer required.
-func compactable(schema map[string]any) map[string]any {
+// progressSchema is the schema of gsd progress --json with compactFields no longer required,
+// and the page of a paged report.
+func progressSchema(schema map[string]any) map[string]any {
 	if req, ok := schema["required"].([]string); ok {
 		schema["required"] = slices.DeleteFunc(slices.Clone(req), func(f string) bool { return slices.Contains(compactFields, f) })
+	}
+	if props, ok := schema["properties"].(map[string]any); ok {
+		page := schemaOf(reflect.TypeFor[Page]())
+		page["description"] = "which phases a page of a report too long for one result holds (absent when it is whole)"
+		props["page"] = page
 	}
 	return schema
 }
@@ -346,7 +390,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 	case "session_start":
 		fn = s.start
 	case "project_progress":
-		fn, hint = s.progress, "; ask with compact: true for the position and counts only"
+		fn = s.progress
 	case "session_snapshot_create":
 		fn = s.snapshotCreate
 	case "list_sessions":
@@ -410,17 +454,37 @@ func call[T any](s *Server, a args, view View[T], use func(*hydrate.Env) (T, err
 	return view.render(res)
 }
 
-// open opens the project for the sessionId argument (or the server's user).
+// open opens the project for the user argument (or the server's user).
 func (s *Server) open(a args, instance string) (*hydrate.Env, error) {
-	user, perr := a.string("sessionId")
+	user, perr := a.user()
 	if perr != nil {
 		return nil, perr
 	}
 	return s.openEnv(user, instance)
 }
 
+// user is the gsd user argument, under its name or its old one (sessionId); "" when neither is
+// given. Both, naming different users, is invalid.
+func (a args) user() (string, *Error) {
+	user, perr := a.string(userArg)
+	if perr != nil {
+		return "", perr
+	}
+	old, perr := a.string(oldUserArg)
+	if perr != nil {
+		return "", perr
+	}
+	if user != "" && old != "" && user != old {
+		return "", invalidParams("%s and %s (its old name) name different users: give one", userArg, oldUserArg)
+	}
+	if user == "" {
+		user = old
+	}
+	return user, nil
+}
+
 func (s *Server) rehydrate(a args) (any, error) {
-	user, e1 := a.string("sessionId")
+	user, e1 := a.user()
 	inst, e2 := a.string("instanceId")
 	snap, e3 := a.string("snapshotId")
 	from, hasFrom, e4 := a.number("fromTimestamp", 0, maxTimestamp)
@@ -430,7 +494,7 @@ func (s *Server) rehydrate(a args) (any, error) {
 		}
 	}
 	if user == "" || inst == "" {
-		return nil, invalidParams("sessionId and instanceId are required")
+		return nil, invalidParams("sessionId (or user) and instanceId are required")
 	}
 	env, err := s.openEnv(user, inst)
 	if err != nil {
@@ -512,14 +576,20 @@ func (s *Server) start(a args) (any, error) {
 	})
 }
 
-// progress is gsd progress [--all] --json, or its compact form.
+// progress is gsd progress [--all] --json, or its compact form. A report over MaxResult (the
+// phases of a long-lived project) comes in pages of whole phases, each the report with a part of
+// its phases and a "page" member saying which; phasesFrom asks for the page from that phase on.
 func (s *Server) progress(a args) (any, error) {
 	all, perr := a.boolean("all")
 	compact, perr2 := a.boolean("compact")
-	for _, e := range []*Error{perr, perr2} {
+	from, paged, perr3 := a.number("phasesFrom", 0, maxPhasesFrom)
+	for _, e := range []*Error{perr, perr2, perr3} {
 		if e != nil {
 			return nil, e
 		}
+	}
+	if compact && paged {
+		return nil, invalidParams("compact has no phases to page: give compact or phasesFrom")
 	}
 	env, err := s.openEnv("", "")
 	if err != nil {
@@ -531,22 +601,24 @@ func (s *Server) progress(a args) (any, error) {
 		return nil, err
 	}
 	v, err := s.CLI.Progress.render(Progressed{r, all})
-	if err != nil || !compact {
-		return v, err
-	}
-	// The same object without its lists: through JSON, so it stays the command's field for field.
-	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	m := map[string]json.RawMessage{}
-	if err := json.Unmarshal(b, &m); err != nil {
+	if !compact && !paged {
+		if text, err := marshalText(v); err != nil || len(text) <= MaxResult {
+			return v, err
+		}
+		// Too long whole: its first page.
+	}
+	// Cut down through JSON, so it stays the command's object field for field, in its order.
+	o, err := objectOf(v)
+	if err != nil {
 		return nil, err
 	}
-	for _, f := range compactFields {
-		delete(m, f)
+	if compact {
+		return o.without(compactFields...), nil
 	}
-	return m, nil
+	return pageOf(o, "phases", int(from))
 }
 
 // snapshotCreate is gsd snapshot [--reason REASON] --json.
@@ -617,7 +689,16 @@ func (s *Server) taskStatusSet(a args) (any, error) {
 	if !valid {
 		return nil, invalidParams("status must be one of %s", strings.Join(statusNames, ", "))
 	}
-	return call(s, a, s.CLI.Mark, func(env *hydrate.Env) (*hydrate.MarkResult, error) {
-		return env.Mark(int(n), st)
+	var warnings []string
+	v, err := call(s, a, s.CLI.Mark, func(env *hydrate.Env) (*hydrate.MarkResult, error) {
+		res, err := env.Mark(int(n), st)
+		if res != nil {
+			warnings = res.Warnings
+		}
+		return res, err
 	})
+	if err != nil || len(warnings) == 0 {
+		return v, err
+	}
+	return noted{v, warnings}, nil // what gsd mark-* says on stderr
 }

@@ -289,7 +289,10 @@ concurrent() {
 		wait "${pids[@]}"
 		for k in 1 2 3 4 5 6 7 8; do
 			[ "$(cat "$work/$side/$id.$k.rc")" = 0 ] || fail "$id $side: gsd $verb $k: exit $(cat "$work/$side/$id.$k.rc"): $(cat "$work/$side/$id.$k.err")"
-			[ ! -s "$work/$side/$id.$k.err" ] || fail "$id $side: gsd $verb $k wrote to stderr: $(cat "$work/$side/$id.$k.err")"
+			# Tasks left in progress side by side, as these marks leave them, is the one warning
+			# expected (which tasks it names depends on the race).
+			! grep -qv '^gsd: warning: tasks\{0,1\} [0-9, and]*\(and [0-9]* more \)\{0,1\}\(is\|are\) in progress too: ' "$work/$side/$id.$k.err" ||
+				fail "$id $side: gsd $verb $k wrote to stderr: $(cat "$work/$side/$id.$k.err")"
 			# Each says which task it marked; the counts after it depend on the race.
 			head -n 1 "$work/$side/$id.$k.out" >>"$work/$side/$id.out"
 		done

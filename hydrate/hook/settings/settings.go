@@ -213,6 +213,13 @@ func editFile(path string, dryRun bool, edit func([]byte) ([]byte, bool, error))
 	// Every writer of the file locks its directory (created first, and synced into its parent),
 	// so two installs at once cannot lose each other's edit.
 	dir := filepath.Dir(path)
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		// No directory, so no file: an edit that leaves no file as it is (an uninstall with
+		// nothing installed) creates neither, nor a lock.
+		if c, err := editLocked(path, true, edit); err != nil || !c.Changed {
+			return c, err
+		}
+	}
 	if err := atomicfile.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -267,6 +267,36 @@ func TestIsGSDCommand(t *testing.T) {
 	}
 }
 
+// TestUninstallNothingCreatesNothing: uninstalling where nothing is installed, for every agent,
+// leaves the disk as it was: no settings directory, no file, no lock.
+func TestUninstallNothingCreatesNothing(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	for _, ag := range Agents {
+		paths := []string{ag.Project(root), ag.User(home, "")}
+		if ag.Local != nil {
+			paths = append(paths, ag.Local(root))
+		}
+		for _, p := range paths {
+			c, err := UninstallFileFor(p, ag.Specs, false)
+			if err != nil || c.Changed {
+				t.Fatalf("%s: uninstall %s: %+v %v", ag.Name, p, c, err)
+			}
+		}
+	}
+	for _, dir := range []string{root, home} {
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("uninstalling nothing created %v in %s", ents, dir)
+		}
+	}
+	// Installing still creates what it needs.
+	if _, err := InstallFileFor(Agents[1].Project(root), Command, Agents[1].Specs, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(Agents[1].Project(root)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestInstallFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".claude", "settings.json")
