@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -124,6 +125,47 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		p("\n\n")
 	}
 
+	if w := b.Work; w != nil && len(w.Reconciled)+len(w.Unmatched) > 0 {
+		section(hydrate.DropWork, "## What git shows\n\n(left out for size: gsd hydrate says it)\n\n")
+		p("## What git shows\n\n")
+		p("GSD's executor commits each task when it is done; gsd read those commits.\n\n")
+		for _, r := range w.Reconciled {
+			verb := "set"
+			if !w.Applied {
+				verb = "would set (gsd hydrate sets it)"
+			}
+			if r.Commit != nil {
+				p("- task %d %s %s: committed in %s `%s` (%s)\n", r.Task, verb, r.To, r.Commit.Hash, r.Commit.Subject, r.Commit.Time.Format(time.RFC3339))
+			} else {
+				p("- task %d %s %s: a later task is committed\n", r.Task, verb, r.To)
+			}
+		}
+		for _, c := range w.Unmatched {
+			p("- %s `%s` matches no task: if it finished one, `gsd mark-complete N`\n", c.Hash, c.Subject)
+		}
+		p("\n")
+	}
+	if h := b.Handoff; h != nil {
+		section(hydrate.DropWork, "")
+		if h.InForce {
+			p("## GSD's handoff\n\n%s (%s) is newer than the other evidence: /gsd:pause-work left it for you.\n\n", h.File, handoffDate(h))
+			if h.NextAction != "" {
+				p("- **Next action:** %s\n", h.NextAction)
+			}
+			for _, x := range h.Blockers {
+				p("- **Blocker:** %s\n", x)
+			}
+			for _, x := range h.HumanActions {
+				p("- **Human action pending:** %s\n", x)
+			}
+			if len(h.Uncommitted) > 0 {
+				p("- **Paused with files not committed:** %s\n", strings.Join(h.Uncommitted, ", "))
+			}
+			p("\n")
+		} else {
+			p("%s (%s) is history, not where work stands: %s.\n\n", h.File, handoffDate(h), h.History)
+		}
+	}
 	if b.Objective != nil {
 		section(hydrate.DropObjective, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
 		p("## Objective\n\n%s\n", b.Objective.Text)
@@ -148,6 +190,9 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 			p("**Interrupted.** Task %d was in progress when the last session ended. Re-execute it from its start: part of its work may already be on disk or committed, so first check what is there (`git status`, `git log`, the files it names) and do not redo or duplicate what is done; its verify step decides what is left.\n\n", r.Number)
 		case r.Status == "pending":
 			p("Task %d has not been started.\n\n", r.Number)
+		}
+		if w := b.Work; w != nil && len(w.Uncommitted) > 0 {
+			p("**Work in progress.** These files of the plan are changed and not committed: %s. The task was interrupted: continue it from them; do not start it over or discard them.\n\n", "`"+strings.Join(w.Uncommitted, "`, `")+"`")
 		}
 		if r.Checkpoint {
 			p("**Checkpoint.** Stop at this task: show the human what was built and how to verify it, then wait for their answer. Never approve a checkpoint yourself.\n\n")

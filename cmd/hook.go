@@ -160,6 +160,7 @@ func (a *app) runLifecycleHook(sub string, work hookWork) {
 		a.dir = in.Cwd
 	}
 	a.source, a.instance, a.lockDefault = "hook", in.SessionID, hookLockWait
+	a.work = sub == "session-start" // the brief weighs the commits; the other hooks start no git
 	env, _, err := a.open()
 	if errors.Is(err, hydrate.ErrNotProject) {
 		return

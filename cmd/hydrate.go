@@ -94,6 +94,7 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if o.noBootstrap && o.syncState {
 		return usageError{fmt.Errorf("--no-bootstrap writes nothing: it cannot be used with --sync-state")}
 	}
+	a.work = true
 	if o.syncState {
 		a.warn("--sync-state is deprecated: gsd state --write writes STATE.md (it still does here)")
 	}
@@ -166,6 +167,8 @@ type hydrateReport struct {
 	StateSynced    bool                 `json:"stateSynced"`
 	Confidence     *string              `json:"confidence"`
 	Alternatives   []alternativeJSON    `json:"alternatives"`
+	Work           *hydrate.Work        `json:"work"`
+	Handoff        *roadmap.Handoff     `json:"handoff"`
 	TakenOverBy    []hydrate.TakenOver  `json:"takenOverBy"`
 }
 
@@ -196,6 +199,8 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		StateSynced:    r.StateSynced,
 		Confidence:     optString(string(r.Confidence)),
 		Alternatives:   alternativesJSON(r.Alternatives),
+		Work:           r.Work,
+		Handoff:        r.Handoff,
 		TakenOverBy:    nonNil(r.TakenOver),
 	}
 }
@@ -252,6 +257,8 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	a.printCarry(w, r.Carry)
 	a.printReading(w, r)
+	a.printWork(w, r)
+	a.printHandoff(w, r.Handoff)
 	for _, warn := range r.Warnings {
 		a.field(w, "Warning", warn)
 	}
@@ -285,10 +292,15 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 		a.field(w, "State", a.paint("yellow", "stale"+fate(r)))
 	case hydrate.StateAllComplete:
 		a.field(w, "State", a.paint("green", "all tasks complete"))
+		next := "Next"
+		if r.Work != nil && r.Work.SummaryNext {
+			a.field(w, "Next", "write the plan's SUMMARY: every task is done, and GSD's order is the task commits, then the SUMMARY, then STATE.md and ROADMAP.md")
+			next = "Then"
+		}
 		if r.NextPlan != "" {
-			a.field(w, "Next", r.NextPlan+" (gsd start "+r.NextPlan+")")
+			a.field(w, next, r.NextPlan+" (gsd start "+r.NextPlan+")")
 		} else {
-			a.field(w, "Next", "no further plan in this phase without a SUMMARY")
+			a.field(w, next, "no further plan in this phase without a SUMMARY")
 		}
 		return
 	}
@@ -305,6 +317,88 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	if r.Interrupted {
 		fmt.Fprintf(w, "%-10s %s\n", "", "interrupted: re-execute it from its start; check what is already on disk and committed")
 	}
+	if r.Work != nil && len(r.Work.Uncommitted) > 0 {
+		a.field(w, "Changed", strings.Join(r.Work.Uncommitted, ", "))
+		fmt.Fprintf(w, "%-10s %s\n", "", "changed and not committed: the task was interrupted; continue it, do not restart it or discard them")
+	}
+}
+
+// maxWorkLines bounds the lines hydrate prints about commits.
+const maxWorkLines = 6
+
+// printWork says what the tasks' commits did to the session (or would do), and the commits of
+// the plan that match no task.
+func (a *app) printWork(w io.Writer, r *hydrate.Result) {
+	if r.Work == nil {
+		return
+	}
+	rec := r.Work.Reconciled
+	for i, x := range rec {
+		if i == maxWorkLines-1 && len(rec) > maxWorkLines {
+			a.field(w, "Committed", fmt.Sprintf("and %d more (gsd log)", len(rec)-i))
+			break
+		}
+		line := fmt.Sprintf("task %d %s", x.Task, x.To)
+		if x.Commit != nil {
+			line += fmt.Sprintf(": %s %s, %s", x.Commit.Hash, x.Commit.Subject, ago(a.now().Sub(x.Commit.Time)))
+		} else {
+			line += ": passed, a later task is committed"
+		}
+		if !r.Work.Applied {
+			line = "would set " + line
+		}
+		a.field(w, "Committed", line)
+	}
+	if len(rec) > 0 && r.Work.Applied {
+		undo := "gsd mark-pending N puts a task back"
+		if snap := reconciledSnapshot(r); snap != "" {
+			undo = "gsd restore " + path.Base(snap) + " (or gsd mark-pending N for one task)"
+		}
+		a.field(w, "Undo", undo)
+	}
+	for i, c := range r.Work.Unmatched {
+		if i == maxWorkLines {
+			a.field(w, "Unmatched", fmt.Sprintf("and %d more", len(r.Work.Unmatched)-i))
+			break
+		}
+		a.field(w, "Unmatched", fmt.Sprintf("%s %s matches no task (gsd mark-complete N if it finished one)", c.Hash, c.Subject))
+	}
+}
+
+// printHandoff says what GSD's newest pause file asks for when it is in force (the next action,
+// blockers, human actions pending, files it says are not committed), and that it is history
+// when something newer overtook it.
+func (a *app) printHandoff(w io.Writer, h *roadmap.Handoff) {
+	if h == nil {
+		return
+	}
+	if !h.InForce {
+		a.field(w, "Handoff", fmt.Sprintf("%s (%s) is history: %s", h.File, handoffDate(h), h.History))
+		return
+	}
+	a.field(w, "Handoff", fmt.Sprintf("%s (%s), newer than the other evidence", h.File, handoffDate(h)))
+	if h.NextAction != "" {
+		a.field(w, "Next", h.NextAction)
+	}
+	for _, b := range h.Blockers {
+		a.field(w, "Blocker", b)
+	}
+	for _, act := range h.HumanActions {
+		a.field(w, "Human", act)
+	}
+	if len(h.Uncommitted) > 0 {
+		a.field(w, "Paused", "with files not committed: "+strings.Join(h.Uncommitted, ", "))
+	}
+}
+
+// reconciledSnapshot is the pre-reconcile snapshot a hydrate kept, "" when none.
+func reconciledSnapshot(r *hydrate.Result) string {
+	for _, act := range r.Actions {
+		if act.Kind == hydrate.ActionReconciled {
+			return act.Path
+		}
+	}
+	return ""
 }
 
 // workstreamsHint prints hydrate.WorkstreamsHint's line, when there is one.

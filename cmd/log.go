@@ -179,6 +179,12 @@ func printEvent(w io.Writer, ev journal.Event, seqW, whoW int) {
 		b = append(b, printable(ev.New)...)
 		b = append(b, ": "...)
 		b = append(b, printable(ev.Name)...)
+		if ev.Commit != "" {
+			// Set from the task's commit (gsd help session): which one.
+			b = append(b, " (commit "...)
+			b = append(b, printable(ev.Commit[:min(len(ev.Commit), 7)])...)
+			b = append(b, ')')
+		}
 	case journal.Bootstrap:
 		b = append(b, "bootstrap "+printable(ev.Plan)...)
 	case journal.Snapshot:

@@ -68,6 +68,7 @@ input as at most 120 characters. gsd help hooks has the details.`,
 					a.user = user
 				}
 				a.source, a.instance = "mcp", instance
+				a.work = true
 				env, _, err := a.open()
 				// Each call's project is the call's: its warnings go to the agent with the
 				// call's result (mcp.Server), and the tool closes it; none is left for the

@@ -55,6 +55,7 @@ written is said on stderr; it does not fail the check.`,
   gsd progress --check             # in CI`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			a.work = true
 			env, _, err := a.openAnyone()
 			if err != nil {
 				return err
@@ -72,6 +73,7 @@ written is said on stderr; it does not fail the check.`,
 				a.printProgress(a.stdout, r, all)
 				if explain {
 					printEvidence(a.stdout, r.Position)
+					printTraces(a.stdout, r)
 				}
 			}
 			if err != nil {
@@ -150,6 +152,8 @@ type progressReportJSON struct {
 	Evidence     []roadmap.Evidence       `json:"evidence"`
 	Confidence   roadmap.Confidence       `json:"confidence"`
 	Alternatives []alternativeJSON        `json:"alternatives"`
+	Git          string                   `json:"git"`     // which evidence of the work git gave
+	Handoff      *roadmap.Handoff         `json:"handoff"` // GSD's newest pause file, in force or history
 	PlanFiles    int                      `json:"planFiles"`
 	PlansDone    int                      `json:"plansDone"`
 	Progress     roadmap.Progress         `json:"progress"`
@@ -209,6 +213,8 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Evidence:      nonNil(pos.Evidence),
 		Confidence:    pos.Confidence,
 		Alternatives:  alternativesJSON(pos.Alternatives),
+		Git:           r.Git,
+		Handoff:       pos.Handoff,
 		PlanFiles:     r.PlanFiles,
 		PlansDone:     r.PlansDone,
 		Progress:      r.Progress,
@@ -335,6 +341,27 @@ func progressLine(p roadmap.Progress) string {
 		line += fmt.Sprintf(", %d not yet planned", p.PhasesUnplanned)
 	}
 	return line
+}
+
+// printTraces says which traces of execution the position weighed: what git gave, and GSD's
+// newest pause file, in force or history.
+func printTraces(w io.Writer, r *hydrate.ProgressReport) {
+	printf(w, "\nTraces:\n%s\n", r.Git)
+	if h := r.Position.Handoff; h != nil {
+		state := "in force: it is newer than the other evidence"
+		if !h.InForce {
+			state = "history: " + h.History
+		}
+		printf(w, "%s (%s): %s\n", h.File, handoffDate(h), state)
+	}
+}
+
+// handoffDate is a pause file's date as --explain and hydrate show it.
+func handoffDate(h *roadmap.Handoff) string {
+	if h.Time.IsZero() {
+		return "undated"
+	}
+	return h.Time.Format(time.RFC3339)
 }
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.

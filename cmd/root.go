@@ -47,6 +47,12 @@ type app struct {
 	userSet bool   // --user was given, even as --user ''
 	json    bool
 	noColor bool
+	// noGitEvidence turns off reading what git records of the work (--no-git-evidence).
+	noGitEvidence bool
+	// work says the command weighs what git records of the work (hydrate, brief, start,
+	// progress, state, workstreams, the SessionStart hook, the MCP server); the others (mark-*,
+	// tasks, check, ...) start no process.
+	work bool
 
 	env *hydrate.Env // the project opened by the command, for its history warnings
 
@@ -388,6 +394,7 @@ they are executing, with status="complete|in-progress|pending" on every task.`,
 	pf.StringVar(&a.user, "user", "", "act as user `NAME` (default: GSD_USER, then git user.name)")
 	pf.BoolVar(&a.json, "json", false, "print one JSON object instead of text")
 	pf.BoolVar(&a.noColor, "no-color", false, "never colour the output (also NO_COLOR)")
+	pf.BoolVar(&a.noGitEvidence, "no-git-evidence", false, "do not read the tasks' commits and changed files from git (also GSD_GIT_EVIDENCE=0)")
 	root.AddGroup(commandGroups...) // a command's group must be the root's, even when it is built alone
 	if only != nil {
 		root.AddCommand(only.command(a))
@@ -509,7 +516,8 @@ func (a *app) openWith(user, anyWorkstream bool) (*hydrate.Env, string, error) {
 		LockTimeout:   a.lockDefault,
 		History:       a.history(),
 		Environment:   settings,
-		Git:           teamsync.ExecGit{Dir: dir}, // run only for sessions gsd sync fetched
+		Git:           teamsync.ExecGit{Dir: dir}, // for sessions gsd sync fetched, and the tasks' commits
+		NoGitEvidence: a.noGitEvidence || !a.work,
 	})
 	a.env = env
 	return env, dir, err

@@ -61,6 +61,7 @@ replaces is kept as a snapshot, and start prints the gsd restore line that bring
 				}
 				plan = args[0]
 			}
+			a.work = true
 			env, dir, err := a.open()
 			if err != nil {
 				return err

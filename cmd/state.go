@@ -36,6 +36,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 			if write && check {
 				return usageError{fmt.Errorf("--write and --check cannot be used together")}
 			}
+			a.work = true
 			env, _, err := a.open()
 			if err != nil {
 				return err

@@ -33,6 +33,7 @@ in .planning/active-workstream.`,
   GSD_WORKSTREAM=track-a gsd progress`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			a.work = true
 			env, _, err := a.openWorkstreams()
 			if err != nil {
 				return err

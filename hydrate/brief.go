@@ -36,11 +36,19 @@ type Brief struct {
 	// Reading is one line, when the plan was just chosen by a position that is not sure: how
 	// sure it is and the other reading (nil otherwise).
 	Reading *string `json:"reading"`
+	// Work is what git shows of the plan's work (hydrate's Work), its lists held to
+	// maxWorkListed; nil when it was not read.
+	Work *Work `json:"work"`
+	// Handoff is GSD's newest pause file as the position weighed it (Result.Handoff).
+	Handoff *roadmap.Handoff `json:"handoff"`
 	// TakenOver: teammates took the session over since it last changed (Result.TakenOver):
 	// their agent continues the plan.
 	TakenOver []TakenOver `json:"takenOverBy"`
 	Next      []Step      `json:"next"`
 }
+
+// maxWorkListed bounds each list of a brief's Work.
+const maxWorkListed = 6
 
 // ResumePoint is the task a brief resumes at (the session's ResumeTask, as resumePoint finds
 // it), with its child elements as written.
@@ -103,6 +111,8 @@ func (e *Env) Brief(r *Result) *Brief {
 		Note:           r.Note,
 		WouldCarry:     r.WouldCarry,
 		Reading:        reading(r),
+		Work:           briefWork(r.Work),
+		Handoff:        r.Handoff,
 		TakenOver:      r.TakenOver,
 	}
 	if b.TakenOver == nil {
@@ -133,6 +143,21 @@ func (e *Env) Brief(r *Result) *Brief {
 	}
 	return b
 }
+
+// briefWork is w with its lists held to maxWorkListed (the newest kept).
+func briefWork(w *Work) *Work {
+	if w == nil {
+		return nil
+	}
+	c := *w
+	c.Tasks = lastN(c.Tasks, maxWorkListed)
+	c.Unmatched = lastN(c.Unmatched, maxWorkListed)
+	c.Reconciled = lastN(c.Reconciled, maxWorkListed)
+	c.Uncommitted = c.Uncommitted[:min(len(c.Uncommitted), maxWorkListed)]
+	return &c
+}
+
+func lastN[T any](l []T, n int) []T { return l[max(0, len(l)-n):] }
 
 // tasks fills Completed, Resume and Remaining.
 func (b *Brief) tasks(s *Session) {
@@ -405,6 +430,7 @@ type BriefDrop int
 const (
 	KeepAlways    BriefDrop = iota // the header, the resume task, the next commands
 	DropCompleted                  // the completed tasks go first
+	DropWork                       // then what git shows of the work (the commits)
 	DropFindings                   // then the stale, corrupt and warning lines
 	DropRemaining                  // then the remaining tasks
 	DropObjective                  // the plan's objective last

@@ -47,8 +47,11 @@ type Config struct {
 	// (config.ReadEnvironment, which the caller runs first: a bad value is a usage error).
 	Environment config.Environment
 	History     History // the session journal and snapshots (history.go)
-	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
+	// Git is the user's git: for the sessions gsd sync fetched, and for what git records of the
+	// work (Traces); nil: neither is read.
 	Git teamsync.Git
+	// NoGitEvidence turns off reading what git records of the work (--no-git-evidence).
+	NoGitEvidence bool
 }
 
 // Env is an opened project and the user working in it.
@@ -73,7 +76,9 @@ type Env struct {
 	settings    *config.Settings
 	// settingsFailed is set once a bad setting was this command's error (CheckSettings).
 	settingsFailed bool
-	git            teamsync.Git                // nil: fetched sessions are not read
+	git            teamsync.Git                // nil: fetched sessions and commits are not read
+	noTraces       bool                        // Config.NoGitEvidence
+	traces         *Traces                     // what git records of the work, once read
 	lookupEnv      func(string) (string, bool) // to find the repository as git does
 }
 
@@ -114,12 +119,73 @@ func (e *Env) Position() (*roadmap.Position, error) {
 	if e.pos != nil {
 		return e.pos, nil
 	}
-	pos, err := roadmap.Locate(e.FS, e.PlanningDir)
+	commits := e.Traces().Commits
+	pos, err := roadmap.LocateWith(e.FS, e.PlanningDir, commits)
 	if err != nil {
 		return nil, err
 	}
+	if dir := e.workScope(pos); dir != "" {
+		if other, err := roadmap.LocateWith(e.FS, dir, commits); err == nil && other.Active != nil {
+			pos = e.moveScope(pos, other)
+		}
+	}
 	e.pos = pos
 	return pos, nil
+}
+
+// load is roadmap.LoadWith in the planning directory in force, moved as Position moves it.
+func (e *Env) load() (*roadmap.Project, error) {
+	commits := e.Traces().Commits
+	proj, err := roadmap.LoadWith(e.FS, e.PlanningDir, commits)
+	if err != nil {
+		return nil, err
+	}
+	if dir := e.workScope(proj.Position); dir != "" {
+		if other, err := roadmap.LoadWith(e.FS, dir, commits); err == nil && other.Position.Active != nil {
+			other.Position = e.moveScope(proj.Position, other.Position)
+			proj = other
+		}
+	}
+	return proj, nil
+}
+
+// workScope is the planning directory where the newest commit of work shows work standing
+// (roadmap.CommittedScope) when pos, the scope in force, has nothing to execute and no
+// GSD_WORKSTREAM chose it (a choice made now is followed); "" otherwise.
+func (e *Env) workScope(pos *roadmap.Position) string {
+	if pos.Active != nil || e.workstream != "" {
+		return ""
+	}
+	commits := e.Traces().Commits
+	if len(commits) == 0 {
+		return ""
+	}
+	dir, err := roadmap.CommittedScope(e.FS, e.PlanningDir, commits)
+	if err != nil {
+		return ""
+	}
+	return dir
+}
+
+// moveScope makes other, the position of the scope the commits show work in, the one in
+// force: the planning directory moves there, and the reading of the files in force is the one
+// a session is judged against (other.Files), as when the commits move the plan.
+func (e *Env) moveScope(from, other *roadmap.Position) *roadmap.Position {
+	name := func(p *roadmap.Position) string {
+		if ws, ok := strings.CutPrefix(p.Scope, "workstream:"); ok {
+			return "workstream " + ws
+		}
+		return "the root"
+	}
+	ev := roadmap.Evidence{Decision: "scope", File: other.PlanningDir,
+		Says: fmt.Sprintf("the newest commit of work names a plan of %s, where %s, in force, has nothing to execute", name(other), name(from))}
+	other.Evidence = append([]roadmap.Evidence{ev}, other.Evidence...)
+	if from.Files != nil {
+		from = from.Files
+	}
+	other.Files = from
+	e.PlanningDir = other.PlanningDir
+	return other
 }
 
 // ScopeWarnings are the one-line warnings about which planning directory is in force: a broken
@@ -175,7 +241,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 		}
 		pdir, scopeWarn = sel.Dir(), sel.Warning()
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, scopeWarn: scopeWarn, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, scopeWarn: scopeWarn, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, noTraces: cfg.NoGitEvidence, lookupEnv: idEnv.LookupEnv}
 	if e.now == nil {
 		e.now = time.Now
 	}

@@ -46,6 +46,13 @@ type Result struct {
 
 	Carry *CarryReport // the stale session's statuses carried into the fresh one (carry.go)
 
+	// Work is what the traces of execution (task commits, files changed and not committed) show
+	// of the session's plan, and the statuses set from them (work.go); nil without a plan.
+	Work *Work
+	// Handoff is GSD's newest pause file (HANDOFF.json, .continue-here.md) as the position
+	// weighed it, in force or history; nil when there is none or the position was not needed.
+	Handoff *roadmap.Handoff
+
 	StateDrift  []Difference // where STATE.md's Current Position disagrees with the current phase
 	StateSynced bool         // STATE.md was rewritten (SyncState)
 
@@ -78,6 +85,9 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pos, err := e.Position(); err == nil {
+		res.Handoff = pos.Handoff
+	}
 	if err := e.syncState(res, opts.SyncState); err != nil {
 		return res, err
 	}
@@ -97,14 +107,18 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			cur, err := cleanRel(s.Plan)
 			res.PlanIgnored = err != nil || cur != opts.Plan
 		}
+		if err := e.observe(res, opts.Bootstrap); err != nil {
+			return nil, err
+		}
 		e.next(res)
+		e.interrupted(res)
 		e.noteTakeovers(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
 		// The preview: the same decision as below, with nothing written.
 		res := &Result{Session: s, Found: s.State}
-		plan, _, err := e.bootstrapPlan(res, opts.Plan)
+		plan, data, err := e.bootstrapPlan(res, opts.Plan)
 		if err != nil {
 			// The real run would fail, and change nothing.
 			res.Note = "a fresh session cannot be started: " + err.Error()
@@ -112,6 +126,14 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		res.WouldStart = plan
 		res.WouldCarry = plan != "" && e.carryable(s, plan)
+		if plan != "" && !res.WouldCarry {
+			// What the fresh session would start with: the statuses its commits show.
+			w, tr := e.planWork(plan, data)
+			if _, recs, _, err := reconcile(data, tr, plan, always); err == nil {
+				w.Reconciled = recs
+			}
+			res.Work = w
+		}
 		if s.State == StateNoSession && res.Untrackable != "" {
 			s.Plan = res.Untrackable // the plan found, though there is nothing to track in it
 		}
@@ -127,7 +149,11 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		switch s.State {
 		case StateNoSession, StateStale, StateCorrupt:
 		default:
+			if err := e.observe(res, true); err != nil {
+				return err
+			}
 			e.next(res)
+			e.interrupted(res)
 			e.noteTakeovers(res)
 			return nil
 		}
@@ -155,6 +181,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			return err
 		}
 		e.next(res)
+		e.interrupted(res)
 		return nil
 	})
 	return res, err
@@ -195,6 +222,12 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 			return "", nil, nil
 		}
 		plan, data, err := e.prepare(pos.Active.Path)
+		if err == nil && filesReading(pos) != pos {
+			// The newest work (commits, a handoff) chose the plan, not the planning files: the
+			// session holds to it as to a plan the user named (staleness judges it against the
+			// files).
+			data = planfile.MarkCommitted(data)
+		}
 		var untrackable *UntrackableError
 		if errors.As(err, &untrackable) {
 			// The active plan has nothing to track: nothing to bootstrap, which is a finding,
@@ -212,20 +245,35 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 	return plan, data, err
 }
 
-// startInto archives the session in res and writes data, bootstrapped from plan, in its place;
-// then it reports the fresh session, keeping the reasons the old one was replaced for.
+// startInto archives the session in res and writes data, bootstrapped from plan, in its place,
+// with the statuses the plan's commits show (unless the start is forced: a decision to do the
+// plan again); then it reports the fresh session, keeping the reasons the old one was replaced
+// for.
 func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	old := res.Session
-	actions, err := e.replace(old, plan, data)
+	w, tr := e.planWork(plan, data)
+	var then *statusChanges
+	if !planfile.ReadHeader(data).Forced {
+		final, recs, evs, err := reconcile(data, tr, plan, always)
+		if err == nil && len(recs) > 0 {
+			then = &statusChanges{final: final, events: evs}
+			w.Reconciled, w.Applied = recs, true
+		}
+	}
+	actions, err := e.replace(old, plan, data, then)
 	if err != nil {
 		return err
 	}
-	fresh, err := e.inspectBytes(e.SessionPath(), data)
+	written := data
+	if then != nil {
+		written = then.final
+	}
+	fresh, err := e.inspectBytes(e.SessionPath(), written)
 	if err != nil {
 		return err
 	}
 	fresh.StaleReasons, fresh.CorruptReasons = old.StaleReasons, old.CorruptReasons
-	res.Session, res.Actions = fresh, actions
+	res.Session, res.Actions, res.Work = fresh, actions, w
 	return nil
 }
 
@@ -316,13 +364,22 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 }
 
 // chosen marks data, a fresh session from plan, as the user's decision (planfile.MarkChosen)
-// when plan is not the one the position would start: naming the position's own plan follows
-// the position, and decides nothing.
+// when plan is not the one the planning files make active (what staleness judges a session
+// against): naming that plan follows the position, and decides nothing.
 func (e *Env) chosen(plan string, data []byte) []byte {
-	if pos, err := e.Position(); err == nil && pos.Active != nil && pos.Active.Path == plan {
+	if pos, err := e.Position(); err == nil && filesReading(pos).Active != nil && filesReading(pos).Active.Path == plan {
 		return data
 	}
 	return planfile.MarkChosen(data)
+}
+
+// filesReading is the position the planning files alone give (pos.Files when the commits moved
+// it): the one a session is judged against.
+func filesReading(pos *roadmap.Position) *roadmap.Position {
+	if pos.Files != nil {
+		return pos.Files
+	}
+	return pos
 }
 
 // follows says whether the session s (valid or stale, never corrupt) copies plan.
@@ -382,15 +439,15 @@ func (e *Env) prepare(plan string) (string, []byte, error) {
 }
 
 // replace archives the existing session s, if any, and writes data, bootstrapped from plan, as
-// the user's session.
-func (e *Env) replace(s *Session, plan string, data []byte) ([]Action, error) {
+// the user's session, with then's changes made on it when given.
+func (e *Env) replace(s *Session, plan string, data []byte, then *statusChanges) ([]Action, error) {
 	kind := "stale"
 	if s.State == StateCorrupt {
 		kind = "corrupt"
 	}
-	to, err := e.replaceSession(s.src, s.Exists, kind, s.Plan, data, func(string) journal.Event {
+	to, err := e.replaceSessionThen(s.src, s.Exists, kind, s.Plan, data, func(string) journal.Event {
 		return journal.Event{Type: journal.Bootstrap, Plan: plan}
-	})
+	}, then)
 	var actions []Action
 	if to != "" {
 		actions = append(actions, Action{Kind: ActionArchived, Path: to, From: s.Path})

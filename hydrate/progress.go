@@ -23,6 +23,9 @@ type ProgressReport struct {
 	// Workstreams is WorkstreamsHint's line: the root has no current phase (or no roadmap) and
 	// the project has workstreams. "" otherwise.
 	Workstreams string
+	// Git says which evidence of the work git gave (Traces.Available): the position weighs the
+	// newest commit of work.
+	Git string
 }
 
 // Errors counts the problems of severity error.
@@ -79,11 +82,11 @@ func (e *Env) Trackable(plan string) (bool, error) {
 // nothing and reads every phase directory, so it is for people and CI, not for every agent turn.
 func (p Project) Progress() (*ProgressReport, error) {
 	e := p.e
-	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	proj, err := e.load()
 	if err != nil {
 		return nil, err
 	}
-	r := &ProgressReport{Project: proj}
+	r := &ProgressReport{Project: proj, Git: e.Traces().Available()}
 	e.pos = proj.Position // Load decided it as Locate does: every session's staleness check asks it
 	if r.PlanFiles, r.PlansDone, err = proj.CountPlanFiles(e.FS); err != nil {
 		return nil, err

@@ -204,13 +204,16 @@ func inPhase(ph *roadmap.Phase, planPath string) bool {
 
 // notPositionsPlan says, for a session the user chose (gsd start PLAN), that its plan is not the
 // one the position would start, and how to follow the position instead; "" when it is.
-func notPositionsPlan(pos *roadmap.Position, planPath string) string {
+func notPositionsPlan(pos *roadmap.Position, planPath string, h planfile.Header) string {
 	if pos.Active != nil && pos.Active.Path == planPath {
 		return ""
 	}
 	where := NoActivePlan(pos)
 	if pos.Active != nil {
 		where = fmt.Sprintf("phase %s is current, and its active plan is %s", pos.Phase.Num, pos.Active.Path)
+	}
+	if h.Committed {
+		return fmt.Sprintf("not the plan the planning files make active (%s); kept, as the newest work (its commits, GSD's handoff) named it when the session started: update STATE.md and ROADMAP.md to agree", where)
 	}
 	return fmt.Sprintf("not the position's plan (%s); kept, as you started it with gsd start (gsd start alone follows the position)", where)
 }
@@ -244,8 +247,13 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 		return []string{"plan file cannot be read: " + about(planPath, err)}
 	}
 	// The position lists the current phase's directory; worked out first, the completed check
-	// below reuses that listing when the session is in the current phase (the common case).
+	// below reuses that listing when the session is in the current phase (the common case). A
+	// session is judged against the planning files' reading: commands that read no git (mark,
+	// tasks) judge it as hydrate does.
 	pos, posErr := e.Position()
+	if posErr == nil && pos.Files != nil {
+		pos = pos.Files
+	}
 	// A start from a named plan (gsd start PLAN) is the user's decision to work on it whatever
 	// the current phase is; forced (gsd start --force), whatever its SUMMARY says too. It holds
 	// until the plan has its SUMMARY (unless forced) or is edited: the edits still count below.
@@ -262,7 +270,7 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 			// the phase check in silence.
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
 		case chosen:
-			if w := notPositionsPlan(pos, planPath); w != "" {
+			if w := notPositionsPlan(pos, planPath, p.Header); w != "" {
 				s.Warnings = append(s.Warnings, w)
 			}
 		case pos.Phase != nil && !pos.Phase.Num.Equal(num) && pos.Ahead(num):

@@ -74,7 +74,7 @@ func TestSamePlanOneRule(t *testing.T) {
 	files[".planning/sessions/bob/current-plan.md"] = session(p, "complete", "in-progress", "pending")
 	files[".planning/sessions/cy/current-plan.md"] = session(p, "complete", "pending") // stale: the plan has 3 tasks
 	files[".planning/sessions/dee/current-plan.md"] = session(p, "complete", "complete", "complete")
-	files[".planning/sessions/eve/current-plan.md"] = strings.Replace(session(p, "pending", "pending", "pending"), "<tasks>", "", 1) // corrupt
+	files[".planning/sessions/eve/current-plan.md"] = strings.Replace(session(p, "pending", "pending", "pending"), "<!-- Plan: ", "<!-- ", 1) // corrupt: no Plan header
 	e := project(t, files)
 	want := "ann and bob are working on the same plan " + p + "; their statuses will diverge"
 

@@ -26,11 +26,13 @@ const (
 	KindPreRestore = "pre-restore" // the session gsd restore replaced
 	KindPreCompact = "pre-compact" // the session before an agent's context compaction
 	KindCarried    = "carried"     // a session whose statuses were carried to a fresh one
+	// KindPreReconcile is the session before hydrate set statuses from the tasks' commits.
+	KindPreReconcile = "pre-reconcile"
 )
 
 // automatic says whether snapshots of kind are pruned.
 func automatic(kind string) bool {
-	return kind == KindPreRestore || kind == KindPreCompact || kind == KindCarried
+	return kind == KindPreRestore || kind == KindPreCompact || kind == KindCarried || kind == KindPreReconcile
 }
 
 // splitSnapshotName matches `^current-plan\.(\d{14})(?:-(\d+))?\.([a-z][a-z-]*)$` and returns

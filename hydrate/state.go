@@ -196,7 +196,7 @@ func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
 // STATE.md is compared as the position read it for its decision, not read again.
 func (p Project) StateReport() (*StateReport, error) {
 	e := p.e
-	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	proj, err := e.load()
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (p Project) StateReport() (*StateReport, error) {
 // the way GSD's own tooling does while it reads and writes. It reports whether the file changed.
 func (p Project) WriteState() (*StateReport, bool, error) {
 	e := p.e
-	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	proj, err := e.load()
 	if err != nil {
 		return nil, false, err
 	}
@@ -261,7 +261,7 @@ func (e *Env) stateOutput(sp *StateReport, src []byte) []byte {
 // agrees). It writes nothing and takes no lock.
 func (p Project) StateDiff() (*StateReport, []byte, error) {
 	e := p.e
-	proj, err := roadmap.Load(e.FS, e.PlanningDir)
+	proj, err := e.load()
 	if err != nil {
 		return nil, nil, err
 	}

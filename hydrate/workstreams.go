@@ -42,7 +42,7 @@ func (p Project) Workstreams() (*WorkstreamsReport, error) {
 	for _, name := range names {
 		ws := WorkstreamStatus{Name: name, PlanningDir: roadmap.WorkstreamDir(name)}
 		ws.Active = r.SelectErr == nil && r.Selection.Workstream == name
-		ws.Project, ws.Err = roadmap.Load(e.FS, ws.PlanningDir)
+		ws.Project, ws.Err = roadmap.LoadWith(e.FS, ws.PlanningDir, e.Traces().Commits)
 		r.Workstreams = append(r.Workstreams, ws)
 	}
 	return r, nil

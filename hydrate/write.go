@@ -143,6 +143,20 @@ func (e *Env) writableSessionDir() (string, error) {
 // with data's bytes and hash. A write that fails after the archive records the snapshot alone.
 // It returns the snapshot's root-relative path, "" when there was no session to keep.
 func (e *Env) replaceSession(old []byte, exists bool, kind, oldPlan string, data []byte, put func(snapshot string) journal.Event) (string, error) {
+	return e.replaceSessionThen(old, exists, kind, oldPlan, data, put, nil)
+}
+
+// statusChanges are status changes made on top of a session's bytes before it is written: the bytes
+// they leave (final) and the mark events that record them, in order, after the session's own.
+type statusChanges struct {
+	final  []byte
+	events []journal.Event
+}
+
+// replaceSessionThen is replaceSession, writing then's final bytes in place of data when then
+// is given, and journaling then's events after put's: the history shows data (a fresh session
+// as bootstrapped) and each change made to it, the disk only the result.
+func (e *Env) replaceSessionThen(old []byte, exists bool, kind, oldPlan string, data []byte, put func(snapshot string) journal.Event, then *statusChanges) (string, error) {
 	dir, err := e.writableSessionDir()
 	if err != nil {
 		return "", err
@@ -156,13 +170,21 @@ func (e *Env) replaceSession(old []byte, exists bool, kind, oldPlan string, data
 		id = snapshotID(to)
 		evs = append(evs, journal.Event{Type: journal.Snapshot, Snapshot: id, Note: kind, Plan: oldPlan, SHA256: journal.Hash(old, true)})
 	}
-	if err := e.writeSessionIn(dir, data); err != nil {
+	written := data
+	if then != nil {
+		written = then.final
+	}
+	if err := e.writeSessionIn(dir, written); err != nil {
 		e.record(old, exists, evs...)
 		return to, err
 	}
 	ev := put(id)
 	ev.Session, ev.SHA256 = string(data), journal.Hash(data, true)
-	e.record(old, exists, append(evs, ev)...)
+	evs = append(evs, ev)
+	if then != nil {
+		evs = append(evs, then.events...)
+	}
+	e.record(old, exists, evs...)
 	return to, nil
 }
 

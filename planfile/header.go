@@ -19,12 +19,20 @@ type Header struct {
 	// (gsd start PLAN), a decision that holds whatever the current phase is, until the plan has
 	// its SUMMARY or is edited. Forced implies it.
 	Chosen bool
+	// Committed says the Chosen header records that the newest work named the plan when the
+	// session was started from it (its task commits, GSD's handoff: MarkCommitted), not that the
+	// user named it.
+	Committed bool
 }
 
 // The decision headers MarkForced and MarkChosen write.
 const (
 	forcedComment = "<!-- Forced: started with gsd start --force; kept although the plan has its SUMMARY or its phase is past -->"
 	chosenComment = "<!-- Chosen: started with gsd start PLAN; kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
+	// committedComment is the Chosen header of a session started from the plan the newest work
+	// named (its task commits, or GSD's handoff), not the planning files.
+	committedComment = "<!-- Chosen: the newest work named it (its task commits, or GSD's handoff); kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
+	committedWords   = "the newest work named it"
 )
 
 // MarkForced adds the Forced header to a session's header (after its Started line, else at the
@@ -38,11 +46,17 @@ func MarkForced(src []byte) []byte {
 
 // MarkChosen adds the Chosen header as MarkForced adds its own; a session already marked (or
 // forced) is returned as it is.
-func MarkChosen(src []byte) []byte {
+func MarkChosen(src []byte) []byte { return markChosen(src, chosenComment) }
+
+// MarkCommitted adds the Chosen header of a session started from the plan the newest work named
+// (Header.Committed), as MarkChosen adds its own.
+func MarkCommitted(src []byte) []byte { return markChosen(src, committedComment) }
+
+func markChosen(src []byte, comment string) []byte {
 	if h := parseHeader(src); h.Chosen || h.Forced {
 		return src
 	}
-	return addHeader(src, chosenComment)
+	return addHeader(src, comment)
 }
 
 // addHeader inserts the header comment after the session's Started line, else at the top.
@@ -108,7 +122,7 @@ func parseHeader(src []byte) Header {
 		case strings.HasPrefix(body, "Forced:"):
 			h.Forced, h.Chosen = true, true
 		case strings.HasPrefix(body, "Chosen:"):
-			h.Chosen = true
+			h.Chosen, h.Committed = true, strings.Contains(body, committedWords)
 		case h.User == "" && strings.HasPrefix(body, "Session progress for "):
 			h.User = strings.TrimSpace(body[len("Session progress for "):])
 		}

@@ -86,9 +86,9 @@ func TestTaskListsGiveWay(t *testing.T) {
 	}{
 		{"task headings win", "## Tasks\n\n1. Summary of both\n\n### Task 1: A\n### Task 2: B\n", []string{"Task 1: A", "Task 2: B"}},
 		{"<task> elements win", "## Tasks\n\n1. Summary\n\n<tasks>\n<task><name>Real</name></task>\n</tasks>\n", []string{"Real"}},
-		// <task> elements outside a <tasks> block are not read (yet), but their numbered
-		// instructions are not tasks either.
-		{"bare <task> elements", "## Tasks\n\n<task id=\"1\">\n<instructions>\n1. Step one\n2. Step two\n</instructions>\n</task>\n", nil},
+		// <task> elements outside a <tasks> block are tasks (one here, named by its text), and
+		// their numbered instructions are not.
+		{"bare <task> elements", "## Tasks\n\n<task id=\"1\">\n<instructions>\n1. Step one\n2. Step two\n</instructions>\n</task>\n", []string{"task: 1. Step one"}},
 		{"a list beats numbered headings", "## Tasks\n\n1. Do A\n2. Do B\n\n## Verification\n\n### 1. Build\n### 2. Test\n", []string{"Do A", "Do B"}},
 		{"numbered headings without a list", "## Tasks\n\n### 1. Schema\n- [ ] a box\n### 2. API\n", []string{"1. Schema", "2. API"}},
 		{"not under a Tasks heading", "## Verification\n\n1. Build\n2. Test\n\n- [ ] done\n", nil},

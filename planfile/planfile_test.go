@@ -280,3 +280,31 @@ func TestScanToleratesBrokenInput(t *testing.T) {
 		t.Errorf("an unclosed fence must not hide tasks: got %d", len(p.Tasks))
 	}
 }
+
+// Tasks written without a <tasks> block around them ("## Tasks", then <task> elements) are
+// tasks; a line of prose that begins with "<task>" and never closes is not.
+func TestTasksWithoutBlock(t *testing.T) {
+	src := []byte("# Plan\n\n<task> elements below are what the executor runs.\n\n## Tasks\n\n" +
+		"<task type=\"auto\" tdd=\"true\">\n  <name>Task 1: Prompt tests</name>\n  <files>tests/a.py</files>\n</task>\n\n" +
+		"```\n<task type=\"auto\"><name>in a fence</name></task>\n```\n\n" +
+		"<task type=\"auto\">\n  <name>Task 2: Streaming tests</name>\n</task>\n")
+	p := Scan(src)
+	if p.Err != nil || len(p.Tasks) != 2 || p.Tasks[0].Name() != "Task 1: Prompt tests" || p.Tasks[1].Name() != "Task 2: Streaming tests" {
+		t.Fatalf("%v: %d tasks %+v", p.Err, len(p.Tasks), p.Problems)
+	}
+	if len(p.Problems) != 0 {
+		t.Errorf("problems: %+v", p.Problems)
+	}
+	out, err := Bootstrap(src, "ann", ".planning/phases/67-x/67-01-PLAN.md", time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Scan(out)
+	sts, err := s.Statuses()
+	if err != nil || len(sts) != 2 || sts[0] != Pending || sts[1] != Pending {
+		t.Fatalf("%v %v", sts, err)
+	}
+	if n, err := SetStatus(out, 2, Complete); err != nil || !bytes.Contains(n, []byte("<task type=\"auto\" status=\"complete\">\n  <name>Task 2")) {
+		t.Errorf("%v\n%s", err, n)
+	}
+}

@@ -356,6 +356,15 @@ func (s *scanner) run() {
 			s.pos = at + tagLen(trimmed)
 			s.tasksBlock(at)
 			continue
+		case hasTag(trimmed, "task"):
+			// A task written without the <tasks> block around it ("## Tasks" then <task>
+			// elements): a task when its element is closed; a line of prose otherwise.
+			tasks, problems := len(s.p.Tasks), len(s.p.Problems)
+			s.task(at)
+			if s.stopped() || len(s.p.Tasks) > tasks && s.p.Tasks[tasks].Closed {
+				continue
+			}
+			s.p.Tasks, s.p.Problems = s.p.Tasks[:tasks], s.p.Problems[:problems]
 		}
 		s.pos = nextLine(s.src, lineEnd)
 	}

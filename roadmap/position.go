@@ -9,6 +9,7 @@ import (
 
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap/statemd"
+	"github.com/gsd-tools/gsd/roadmap/trace"
 )
 
 // Position is where a project stands: the one decision every gsd command asks for. Locate
@@ -37,6 +38,13 @@ type Position struct {
 	// could defend when the signals disagree (none when they agree).
 	Confidence   Confidence
 	Alternatives []Alternative
+	// Handoff is GSD's newest pause file (HANDOFF.json, .continue-here.md), in force or history;
+	// nil when there is none.
+	Handoff *Handoff
+	// Files is the reading of the planning files alone when the newest commit of work or a pause
+	// file moved the position (Rule is RuleCommits or RuleHandoff); nil otherwise. A session is judged against it (staleness):
+	// a judgement that needs no git agrees with every command's, those that read no git too.
+	Files *Position
 }
 
 // Rule names the rule of the position model that chose the current phase.
@@ -50,6 +58,8 @@ const (
 	RuleInProgress    Rule = "in-progress"    // the first unfinished phase the roadmap marks in progress
 	RuleFirstOpen     Rule = "first-open"     // the first unfinished phase of the milestone, in listed order
 	RuleFinished      Rule = "finished"       // none: every phase of the milestone is finished
+	// RuleCommits (commits.go) is weighed after the others: the plan the newest task commit
+	// names, without its SUMMARY, is the plan being executed.
 )
 
 // Evidence is one fact a decision rests on, with where it was read.
@@ -77,13 +87,12 @@ func (e Evidence) String() string {
 // (the current phase, and the phases it passes over), so it stays cheap on a project with
 // hundreds of finished phases. Unreadable files are errors; files that do not add up are not.
 func Locate(fsys fs.FS, planningDir string) (*Position, error) {
-	pos, _, err := locate(fsys, planningDir)
-	return pos, err
+	return LocateWith(fsys, planningDir, nil)
 }
 
-// locate reads what the decision rests on and makes it; the index it returns has listed what
-// the decision needed, for Load to complete.
-func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
+// locateWith reads what the decision rests on and makes it, weighing commits too (newest first;
+// nil: none); the index it returns has listed what the decision needed, for Load to complete.
+func locateWith(fsys fs.FS, planningDir string, commits []trace.Commit) (*Position, *dirIndex, error) {
 	rm, err := ReadRoadmap(fsys, planningDir)
 	if err != nil {
 		return nil, nil, err
@@ -96,7 +105,7 @@ func locate(fsys fs.FS, planningDir string) (*Position, *dirIndex, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	pos, err := decide(rm, decl, idx)
+	pos, err := decide(rm, decl, idx, commits)
 	if pos != nil {
 		pos.State = state
 	}
@@ -112,12 +121,30 @@ func ScopeOf(planningDir string) string {
 }
 
 // decide applies the position model's rules (design: "Where a project stands") to what the
-// roadmap, STATE.md and the directories say, then weighs how sure the choice is. It is the only
-// place the current phase is decided.
-func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex) (*Position, error) {
+// roadmap, STATE.md and the directories say, weighs GSD's newest pause file (weighHandoff) and,
+// unless that is in force, the newest commit of work (followCommits) against it, then weighs
+// how sure the choice is. It is the only place the current phase
+// is decided.
+func decide(rm *Roadmap, decl statemd.Declared, idx *dirIndex, commits []trace.Commit) (*Position, error) {
 	p, err := choose(rm, decl, idx)
 	if err != nil || p == nil {
 		return p, err
+	}
+	files := *p // the reading of the planning files alone, kept when the commits move it
+	files.Evidence, files.Alternatives, files.Phases = slices.Clip(p.Evidence), slices.Clip(p.Alternatives), slices.Clip(p.Phases)
+	if p.Handoff, err = p.weighHandoff(idx, commits); err != nil {
+		return nil, err
+	}
+	if p.Handoff == nil || !p.Handoff.InForce {
+		if err := p.followCommits(idx, commits); err != nil {
+			return nil, err
+		}
+	}
+	if p.Rule == RuleCommits || p.Rule == RuleHandoff {
+		if err := files.settle(idx); err != nil {
+			return nil, err
+		}
+		p.Files = &files
 	}
 	return p, p.settle(idx)
 }

@@ -395,9 +395,11 @@ func TestLocateReadsOnlyWhatItNeeds(t *testing.T) {
 				t.Fatalf("active = %+v, want 1000-02", cur.Active)
 			}
 			// The pointer is looked at for the scope's evidence (is a workstream it names stale?),
-			// and the recentPhases phases before the current one for leftovers the roadmap
-			// calls complete (settle): a constant, whatever the project's size.
+			// GSD's pause files (the planning directory's and the current phase's), and the
+			// recentPhases phases before the current one for leftovers the roadmap calls
+			// complete (settle): a constant, whatever the project's size.
 			want := []string{".planning/ROADMAP.md", ".planning/STATE.md", ".planning/phases", ".planning/active-workstream", ".planning/phases/1000-phase-1000",
+				".planning/HANDOFF.json", ".planning/.continue-here.md", ".planning/phases/1000-phase-1000/.continue-here.md",
 				".planning/phases/999-phase-999"}
 			if !slices.Equal(c.open, want) {
 				t.Errorf("opened %d paths %q, want %q", len(c.open), head(c.open, 10), want)

@@ -1,6 +1,8 @@
 package roadmap
 
 import (
+	"github.com/gsd-tools/gsd/roadmap/trace"
+
 	"cmp"
 	"errors"
 	"fmt"
@@ -142,8 +144,10 @@ func (pr Progress) Agrees(n int) bool {
 // a team lead would want to hear about. Only unreadable files (binary, huge,
 // permission) are errors; everything the files say that does not add up is a
 // Problem.
-func Load(fsys fs.FS, planningDir string) (*Project, error) {
-	pos, idx, err := locate(fsys, planningDir)
+func Load(fsys fs.FS, planningDir string) (*Project, error) { return load(fsys, planningDir, nil) }
+
+func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, error) {
+	pos, idx, err := locateWith(fsys, planningDir, commits)
 	if err != nil {
 		return nil, err
 	}
@@ -746,6 +750,8 @@ func (p *Project) outside(live string, ds []outsideDir) {
 			switch {
 			case d.open && d.shipped != "":
 				p.dirProblem(SeverityInfo, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, and plans not done: a leftover of %s, which shipped (archive it to say so)", d.num, d.shipped))
+			case d.open && p.Position.Rule == RuleCommits && p.Position.Phase != nil && p.Position.Phase.Dir == d.path:
+				p.dirProblem(SeverityWarning, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, though its plans are being committed: add it to the roadmap", d.num))
 			case d.open:
 				p.dirProblem(SeverityWarning, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
 			default:

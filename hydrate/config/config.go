@@ -41,6 +41,9 @@ type Settings struct {
 	Journal       bool          // record the session journal
 	IdleAfter     time.Duration // when a session counts as idle
 	Sync          bool          // the lifecycle hooks run gsd sync (SessionEnd publishes, SessionStart fetches)
+	// GitEvidence lets hydrate read what git records of the work (task commits, files changed
+	// and not committed) to find where the work stands.
+	GitEvidence bool
 
 	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
 	Warnings []string          // keys of the section gsd does not know
@@ -69,7 +72,7 @@ func (s *Settings) InvalidWarning(e *Error) string {
 }
 
 // Keys are the settings' keys, in the order gsd config shows them.
-var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync"}
+var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync", "gitEvidence"}
 
 // Value renders the setting key as gsd config shows it.
 func (s *Settings) Value(key string) string {
@@ -82,6 +85,8 @@ func (s *Settings) Value(key string) string {
 		return strconv.FormatBool(s.Journal)
 	case "sync":
 		return strconv.FormatBool(s.Sync)
+	case "gitEvidence":
+		return strconv.FormatBool(s.GitEvidence)
 	case "idleAfter":
 		return textfmt.Duration(s.IdleAfter)
 	}
@@ -98,6 +103,8 @@ func (s *Settings) Typed(key string) any {
 		return s.Journal
 	case "sync":
 		return s.Sync
+	case "gitEvidence":
+		return s.GitEvidence
 	}
 	return s.Value(key)
 }
@@ -128,6 +135,7 @@ type Environment struct {
 	LockTimeout time.Duration // GSD_LOCK_TIMEOUT
 	IdleAfter   time.Duration // GSD_IDLE_AFTER
 	Sync        *bool         // GSD_SYNC (1/true or 0/false), nil when unset
+	GitEvidence *bool         // GSD_GIT_EVIDENCE (1/true or 0/false), nil when unset
 }
 
 // ReadEnvironment reads GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER through lookupEnv (nil: none set). A
@@ -150,12 +158,17 @@ func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error)
 			*v.to = d
 		}
 	}
-	if s, ok := lookupEnv("GSD_SYNC"); ok && s != "" {
-		b, err := strconv.ParseBool(strings.TrimSpace(s))
-		if err != nil {
-			return Environment{}, &Error{Where: "GSD_SYNC", Err: fmt.Errorf("%q is not 1, 0, true or false", s)}
+	for _, v := range []struct {
+		name string
+		to   **bool
+	}{{"GSD_SYNC", &env.Sync}, {"GSD_GIT_EVIDENCE", &env.GitEvidence}} {
+		if s, ok := lookupEnv(v.name); ok && s != "" {
+			b, err := strconv.ParseBool(strings.TrimSpace(s))
+			if err != nil {
+				return Environment{}, &Error{Where: v.name, Err: fmt.Errorf("%q is not 1, 0, true or false", s)}
+			}
+			*v.to = &b
 		}
-		env.Sync = &b
 	}
 	return env, nil
 }
@@ -170,6 +183,7 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 		LockTimeout:   DefaultLockTimeout,
 		Journal:       true,
 		IdleAfter:     DefaultIdleAfter,
+		GitEvidence:   true,
 		Sources:       map[string]Source{},
 	}
 	for _, k := range Keys {
@@ -191,6 +205,9 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 	}
 	if env.Sync != nil {
 		s.Sync, s.Sources["sync"] = *env.Sync, "GSD_SYNC"
+	}
+	if env.GitEvidence != nil {
+		s.GitEvidence, s.Sources["gitEvidence"] = *env.GitEvidence, "GSD_GIT_EVIDENCE"
 	}
 	return s, nil
 }
@@ -238,17 +255,13 @@ func (s *Settings) file(data []byte) error {
 			} else {
 				s.IdleAfter = d
 			}
-		case "journal", "sync":
+		case "journal", "sync", "gitEvidence":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
 				bad(fmt.Errorf("%s is not true or false", show(v)))
 				continue
 			}
-			if k == "journal" {
-				s.Journal = b
-			} else {
-				s.Sync = b
-			}
+			*map[string]*bool{"journal": &s.Journal, "sync": &s.Sync, "gitEvidence": &s.GitEvidence}[k] = b
 		default:
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s.%s: unknown setting, ignored (known: %s)", File, Section, k, strings.Join(Keys, ", ")))
 			continue

@@ -166,7 +166,7 @@ func TestTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h", "sync": false}
+	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h", "sync": false, "gitEvidence": true}
 	for _, k := range Keys {
 		if got := s.Typed(k); got != want[k] {
 			t.Errorf("%s: %#v, want %#v", k, got, want[k])

@@ -70,7 +70,10 @@ type Event struct {
 	Snapshot string    `json:"snapshot,omitempty"` // a snapshot id (file name) the event made or used
 	Carried  []Carried `json:"carried,omitempty"`
 	Note     string    `json:"note,omitempty"`
-	Size     int       `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
+	// Commit is the commit a status set from git's record of the work rests on (a mark whose
+	// cause is the task's commit, not a person or an agent running gsd mark-*).
+	Commit string `json:"commit,omitempty"`
+	Size   int    `json:"size,omitempty"` // rehydrated: the bytes of context given to the agent
 	// SHA256 is the hash of the session bytes after the event; "" when no session is left.
 	SHA256 string `json:"sha256"`
 	// Session is the whole session after the event, for the events that are not a status
