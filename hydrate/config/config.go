@@ -41,6 +41,7 @@ type Settings struct {
 	Journal       bool          // record the session journal
 	IdleAfter     time.Duration // when a session counts as idle
 	Sync          bool          // the lifecycle hooks run gsd sync (SessionEnd publishes, SessionStart fetches)
+	AgentContext  bool          // the hooks capture the agent's own context from its transcript, and hand it back
 
 	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
 	Warnings []string          // keys of the section gsd does not know
@@ -69,7 +70,7 @@ func (s *Settings) InvalidWarning(e *Error) string {
 }
 
 // Keys are the settings' keys, in the order gsd config shows them.
-var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync"}
+var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync", "agentContext"}
 
 // Value renders the setting key as gsd config shows it.
 func (s *Settings) Value(key string) string {
@@ -82,6 +83,8 @@ func (s *Settings) Value(key string) string {
 		return strconv.FormatBool(s.Journal)
 	case "sync":
 		return strconv.FormatBool(s.Sync)
+	case "agentContext":
+		return strconv.FormatBool(s.AgentContext)
 	case "idleAfter":
 		return textfmt.Duration(s.IdleAfter)
 	}
@@ -98,6 +101,8 @@ func (s *Settings) Typed(key string) any {
 		return s.Journal
 	case "sync":
 		return s.Sync
+	case "agentContext":
+		return s.AgentContext
 	}
 	return s.Value(key)
 }
@@ -128,6 +133,8 @@ type Environment struct {
 	LockTimeout time.Duration // GSD_LOCK_TIMEOUT
 	IdleAfter   time.Duration // GSD_IDLE_AFTER
 	Sync        *bool         // GSD_SYNC (1/true or 0/false), nil when unset
+	// AgentContext is GSD_AGENT_CONTEXT (1/true/on or 0/false/off), nil when unset.
+	AgentContext *bool
 }
 
 // ReadEnvironment reads GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER through lookupEnv (nil: none set). A
@@ -157,6 +164,20 @@ func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error)
 		}
 		env.Sync = &b
 	}
+	if s, ok := lookupEnv("GSD_AGENT_CONTEXT"); ok && s != "" {
+		var b bool
+		switch t := strings.ToLower(strings.TrimSpace(s)); t {
+		case "on":
+			b = true
+		case "off":
+		default:
+			var err error
+			if b, err = strconv.ParseBool(t); err != nil {
+				return Environment{}, &Error{Where: "GSD_AGENT_CONTEXT", Err: fmt.Errorf("%q is not on, off, 1, 0, true or false", s)}
+			}
+		}
+		env.AgentContext = &b
+	}
 	return env, nil
 }
 
@@ -170,6 +191,7 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 		LockTimeout:   DefaultLockTimeout,
 		Journal:       true,
 		IdleAfter:     DefaultIdleAfter,
+		AgentContext:  true,
 		Sources:       map[string]Source{},
 	}
 	for _, k := range Keys {
@@ -191,6 +213,9 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 	}
 	if env.Sync != nil {
 		s.Sync, s.Sources["sync"] = *env.Sync, "GSD_SYNC"
+	}
+	if env.AgentContext != nil {
+		s.AgentContext, s.Sources["agentContext"] = *env.AgentContext, "GSD_AGENT_CONTEXT"
 	}
 	return s, nil
 }
@@ -238,16 +263,19 @@ func (s *Settings) file(data []byte) error {
 			} else {
 				s.IdleAfter = d
 			}
-		case "journal", "sync":
+		case "journal", "sync", "agentContext":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
 				bad(fmt.Errorf("%s is not true or false", show(v)))
 				continue
 			}
-			if k == "journal" {
+			switch k {
+			case "journal":
 				s.Journal = b
-			} else {
+			case "sync":
 				s.Sync = b
+			default:
+				s.AgentContext = b
 			}
 		default:
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s.%s: unknown setting, ignored (known: %s)", File, Section, k, strings.Join(Keys, ", ")))
