@@ -72,10 +72,10 @@ func marshal(t testing.TB, v any) []byte {
 // TestDetect: the agent is told by the transcript's name, else by its first line.
 func TestDetect(t *testing.T) {
 	for path, want := range map[string]string{
-		"/h/.claude/projects/-h-src-x/3f2b9c1e.jsonl":                       Claude,
+		"/h/.claude/projects/-h-src-x/3f2b9c1e.jsonl":                          Claude,
 		"/h/.codex/sessions/2026/07/08/rollout-2026-07-08T16-20-00-7c1d.jsonl": Codex,
-		"/h/.gemini/tmp/9f86/chats/session-2026-08-01T12-00-5e6f.jsonl":       Gemini,
-		"/h/.gemini/tmp/9f86/chats/other.jsonl":                               Gemini,
+		"/h/.gemini/tmp/9f86/chats/session-2026-08-01T12-00-5e6f.jsonl":        Gemini,
+		"/h/.gemini/tmp/9f86/chats/other.jsonl":                                Gemini,
 	} {
 		if got := Detect(path, nil); got != want {
 			t.Errorf("%s: %s, want %s", path, got, want)

@@ -49,8 +49,8 @@ func TestRedact(t *testing.T) {
 func TestPrivate(t *testing.T) {
 	for in, want := range map[string]string{
 		"fix the login <private>my password is x</private> flow": "fix the login flow",
-		"a <PRIVATE>b</Private> c <private>d</private> e":         "a c e",
-		"keep this <private>but not this, never closed":           "keep this",
+		"a <PRIVATE>b</Private> c <private>d</private> e":        "a c e",
+		"keep this <private>but not this, never closed":          "keep this",
 	} {
 		if got := shapePrompt(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
