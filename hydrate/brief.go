@@ -37,6 +37,9 @@ type Brief struct {
 	// sure it is and the other reading (nil otherwise).
 	Reading *string `json:"reading"`
 	Next    []Step  `json:"next"`
+	// AgentContext is what the agent itself was doing before the reset, as the hooks captured
+	// it from its transcript (Agents.AgentContext; nil: none). Brief leaves it to its caller.
+	AgentContext *AgentContext `json:"agentContext"`
 }
 
 // ResumePoint is the task a brief resumes at (the session's ResumeTask, as resumePoint finds

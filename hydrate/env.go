@@ -49,6 +49,9 @@ type Config struct {
 	History     History // the session journal and snapshots (history.go)
 	// Git is the user's git, for the sessions gsd sync fetched (nil: they are not read).
 	Git teamsync.Git
+	// StateDir is the user's state directory for gsd ($XDG_STATE_HOME/gsd), where the agent's
+	// captured context is kept for a project outside git ("": none).
+	StateDir string
 }
 
 // Env is an opened project and the user working in it.
@@ -74,6 +77,7 @@ type Env struct {
 	settingsFailed bool
 	git            teamsync.Git                // nil: fetched sessions are not read
 	lookupEnv      func(string) (string, bool) // to find the repository as git does
+	stateDir       string                      // Config.StateDir
 }
 
 // The use cases beyond the session itself, by what they serve (doc.go): env.Project(),
@@ -163,7 +167,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 			return nil, err
 		}
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv, stateDir: cfg.StateDir}
 	if e.now == nil {
 		e.now = time.Now
 	}
