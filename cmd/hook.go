@@ -42,7 +42,8 @@ CLI: --agent codex, --agent gemini (gsd help hooks).`,
 			return c.Help()
 		},
 	}
-	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
+	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookTurnEndCmd(), a.newHookTurnStartCmd(),
+		a.newHookEditCmd(true), a.newHookEditCmd(false))
 	return c
 }
 
@@ -102,7 +103,15 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 		env.Agents().HookFailed(settings.Event + ": " + oneLine(err.Error()))
 		context = hydrateFailed(err)
 	} else {
-		context = hook.ClipContext(renderBrief(env.Brief(res), in.Source))
+		b := env.Brief(res)
+		if hydrate.HandsBack(in.Source) { // after /clear, a compaction, a resume: what the agent was doing
+			resumed := ""
+			if in.Source == "resume" {
+				resumed = in.SessionID
+			}
+			b.AgentContext = env.Agents().AgentContext(hydrate.AgentContextOptions{Resumed: resumed, Consume: true})
+		}
+		context = hook.ClipContext(renderBrief(b, in.Source))
 		if res.Exists { // a session exists: the rehydration is journaled
 			if _, err := env.Agents().Attach(in.Source, len(context)); err != nil {
 				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))

@@ -114,8 +114,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	case "json":
 		return a.printJSON(hydrateJSON(env, res))
 	case "brief":
+		b := env.Brief(res)
+		b.AgentContext = env.Agents().AgentContext(hydrate.AgentContextOptions{})
 		if a.json {
-			b := env.Brief(res)
 			return a.printJSON(struct {
 				SchemaVersion int `json:"schemaVersion"`
 				*hydrate.Brief
@@ -124,38 +125,39 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 				Note     *string `json:"note"`
 			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
 		}
-		return printBrief(a.stdout, env.Brief(res), "")
+		return printBrief(a.stdout, b, "")
 	}
 	a.printHydrate(a.stdout, env, res)
 	return nil
 }
 
 type hydrateReport struct {
-	SchemaVersion  int                  `json:"schemaVersion"`
-	User           string               `json:"user"`
-	UserSource     string               `json:"userSource"`
-	UserSourceFile *string              `json:"userSourceFile"`
-	SessionFile    string               `json:"sessionFile"`
-	State          hydrate.SessionState `json:"state"`
-	Found          hydrate.SessionState `json:"found"`
-	Plan           *string              `json:"plan"`
-	Started        *string              `json:"started"`
-	ResumeTask     *int                 `json:"resumeTask"`
-	Interrupted    bool                 `json:"interrupted"`
-	Tasks          []jsonTask           `json:"tasks"`
-	Counts         any                  `json:"counts"`
-	StaleReasons   []string             `json:"staleReasons"`
-	CorruptReasons []string             `json:"corruptReasons"`
-	Warnings       []string             `json:"warnings"`
-	Actions        []hydrate.Action     `json:"actions"`
-	Phase          *string              `json:"phase"`
-	NextPlan       *string              `json:"nextPlan"`
-	Note           *string              `json:"note"`
-	Carry          *hydrate.CarryReport `json:"carry"`
-	StateDrift     []hydrate.Difference `json:"stateDrift"`
-	StateSynced    bool                 `json:"stateSynced"`
-	Confidence     *string              `json:"confidence"`
-	Alternatives   []alternativeJSON    `json:"alternatives"`
+	SchemaVersion  int                   `json:"schemaVersion"`
+	User           string                `json:"user"`
+	UserSource     string                `json:"userSource"`
+	UserSourceFile *string               `json:"userSourceFile"`
+	SessionFile    string                `json:"sessionFile"`
+	State          hydrate.SessionState  `json:"state"`
+	Found          hydrate.SessionState  `json:"found"`
+	Plan           *string               `json:"plan"`
+	Started        *string               `json:"started"`
+	ResumeTask     *int                  `json:"resumeTask"`
+	Interrupted    bool                  `json:"interrupted"`
+	Tasks          []jsonTask            `json:"tasks"`
+	Counts         any                   `json:"counts"`
+	StaleReasons   []string              `json:"staleReasons"`
+	CorruptReasons []string              `json:"corruptReasons"`
+	Warnings       []string              `json:"warnings"`
+	Actions        []hydrate.Action      `json:"actions"`
+	Phase          *string               `json:"phase"`
+	NextPlan       *string               `json:"nextPlan"`
+	Note           *string               `json:"note"`
+	Carry          *hydrate.CarryReport  `json:"carry"`
+	StateDrift     []hydrate.Difference  `json:"stateDrift"`
+	StateSynced    bool                  `json:"stateSynced"`
+	Confidence     *string               `json:"confidence"`
+	Alternatives   []alternativeJSON     `json:"alternatives"`
+	AgentContext   *hydrate.AgentContext `json:"agentContext"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -185,6 +187,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		StateSynced:    r.StateSynced,
 		Confidence:     optString(string(r.Confidence)),
 		Alternatives:   alternativesJSON(r.Alternatives),
+		AgentContext:   env.Agents().AgentContext(hydrate.AgentContextOptions{}),
 	}
 }
 

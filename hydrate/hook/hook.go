@@ -28,6 +28,25 @@ type Input struct {
 	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact
 	Trigger       string `json:"trigger"` // PreCompact: manual, auto
 	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
+	// TranscriptPath is the agent's transcript of the session (null in Codex for a session
+	// without one): where the turn-end, pre-compact and session-end hooks capture the agent's
+	// own context from.
+	TranscriptPath string `json:"transcript_path"`
+}
+
+// Event is the event as a capture records it: its name, with the trigger or reason when it
+// has one ("PreCompact: auto", "SessionEnd: clear").
+func (in Input) Event(fallback string) string {
+	ev := in.HookEventName
+	if ev == "" {
+		ev = fallback
+	}
+	for _, detail := range []string{in.Trigger, in.Reason} {
+		if detail != "" {
+			return ev + ": " + detail
+		}
+	}
+	return ev
 }
 
 // ParseInput reads an event's JSON. Empty input is ErrNoInput; anything that is not a JSON
@@ -62,7 +81,8 @@ const MaxContext = 8 << 10
 // contextCut ends a context cut to MaxContext.
 const contextCut = "\n… (cut at 8192 bytes: gsd brief --no-bootstrap prints the rest)"
 
-// NewSessionStartOutput wraps context for event (SessionStart), cut to MaxContext.
+// NewSessionStartOutput wraps context for event (SessionStart, or Gemini CLI's BeforeAgent,
+// which takes the same output), cut to MaxContext.
 func NewSessionStartOutput(event, context string) SessionStartOutput {
 	return SessionStartOutput{SessionStartSpecific{HookEventName: event, AdditionalContext: ClipContext(context)}}
 }
