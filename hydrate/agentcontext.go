@@ -296,8 +296,8 @@ func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 		return nil
 	}
 	rec := e.readAgentRecord(file)
-	if rec == nil || rec.CapturedAt.IsZero() {
-		return nil
+	if rec == nil || rec.CapturedAt.IsZero() || rec.Empty() {
+		return nil // (a record that holds only where the transcript was read)
 	}
 	if o.Consume && rec.Reinject {
 		_ = e.clearReinject(file)
@@ -321,7 +321,7 @@ func (a Agents) TakeReinject() *AgentContext {
 	if rec == nil || !rec.Reinject {
 		return nil
 	}
-	if err := e.clearReinject(file); err != nil {
+	if err := e.clearReinject(file); err != nil || rec.Empty() {
 		return nil // handed back only once, or not at all
 	}
 	return e.agentContextView(rec, file, branchOf(gitDir), "")

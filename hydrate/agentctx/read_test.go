@@ -258,3 +258,15 @@ func checkBounds(t testing.TB, c *Capture) {
 		t.Errorf("prompt %q is not one line", c.Prompt)
 	}
 }
+
+// TestCodexLongCompacted: a compacted record too long to decode (it re-embeds the history) is
+// still read as a compaction, from its first bytes.
+func TestCodexLongCompacted(t *testing.T) {
+	line := `{"timestamp":"2026-07-08T16:40:00.000Z","type":"compacted","payload":{"message":"","replacement_history":[{"type":"message","content":"` +
+		strings.Repeat("x", 7<<20) + `"}]}}` + "\n"
+	var c Capture
+	r := Fold(&c, Codex, []byte(line), fixtureOpt)
+	if r.Skipped != 1 || c.CompactedAt.Format("15:04:05") != "16:40:00" {
+		t.Errorf("%+v, %v", r, c.CompactedAt)
+	}
+}
