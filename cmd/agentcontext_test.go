@@ -67,11 +67,11 @@ func TestRehydrateGivesAgentContext(t *testing.T) {
 			cs := connect(t, dir)
 			var rh struct {
 				Context struct {
-					LastTasks   []struct{ ID, Text, Status string } `json:"lastTasks"`
+					LastTasks   []struct{ ID, Text, Status string }            `json:"lastTasks"`
 					ActiveTodos []struct{ Content, Status, ActiveForm string } `json:"activeTodos"`
-					LastPrompt  *string  `json:"lastPrompt"`
-					LastTools   []string `json:"lastTools"`
-					TodoSource  string   `json:"todoSource"`
+					LastPrompt  *string                                        `json:"lastPrompt"`
+					LastTools   []string                                       `json:"lastTools"`
+					TodoSource  string                                         `json:"todoSource"`
 					Agent       *struct {
 						Agent, SessionID, Event string
 						Stale                   bool
