@@ -45,6 +45,35 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// WriteFileUnsynced is WriteFile without waiting for the disk: a reader sees the old content or
+// the new, whole, never a mix; but after a power loss soon after it returns the file may hold the
+// old content (or, on some file systems, nothing). For a file whose loss costs nothing that is
+// not made again on the next run (where an agent's transcript was last read), written on every
+// turn of an agent, where two fsyncs would cost more than the rest of the work.
+func WriteFileUnsynced(path string, data []byte, perm fs.FileMode) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if fi, err := os.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("write %s: not a regular file", path)
+	}
+	tmp, err := writeTemp(filepath.Dir(target), filepath.Base(target), data, perm, false)
+	if err == nil {
+		err = beforeRename(tmp)
+	}
+	if err == nil {
+		err = renameReplace(tmp, target)
+	}
+	if err != nil {
+		if tmp != "" {
+			_ = removeFile(tmp)
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
 // CreateExclusive writes data to a new file at path, atomically, failing with an error that wraps
 // fs.ErrExist if anything (even a dangling symlink) already exists there.
 //

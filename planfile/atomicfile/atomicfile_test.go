@@ -380,3 +380,37 @@ func TestIsTemp(t *testing.T) {
 		t.Errorf("IsTemp(%q) = false for a name writeTemp made", tmp)
 	}
 }
+
+// WriteFileUnsynced replaces the content whole, follows a symlink, refuses a directory, and a
+// failure before the rename leaves the old content and no temporary file.
+func TestWriteFileUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ann.json")
+	if err := WriteFileUnsynced(path, []byte("one"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "one")
+	assertPerm(t, path, 0o600)
+	if err := WriteFileUnsynced(path, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "two")
+	assertNoTemp(t, dir)
+	link := filepath.Join(dir, "link.json")
+	symlinkOrSkip(t, "ann.json", link)
+	if err := WriteFileUnsynced(link, []byte("three"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "three")
+	if err := WriteFileUnsynced(dir, []byte("x"), 0o600); err == nil {
+		t.Error("a directory was replaced")
+	}
+	seen := failBeforeRename(t)
+	if err := WriteFileUnsynced(path, []byte("four"), 0o600); err == nil || !strings.Contains(err.Error(), "injected failure") || len(*seen) != 1 {
+		t.Fatalf("injected failure: %v", err)
+	}
+	assertContent(t, path, "three")
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"ann.json", "link.json"}) {
+		t.Errorf("directory holds %q after a failed write", got)
+	}
+}
