@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,10 +128,10 @@ func (e *Env) agentContextFile() (file, gitDir string, err error) {
 	}
 	if gitDir != "" {
 		name := user + ".json"
-		if real := e.realRoot(); top != e.Root && top != real {
-			rel, err := filepath.Rel(top, real)
+		if top != e.Root && top != e.realRoot() { // (resolved only when it may matter)
+			rel, err := filepath.Rel(top, e.realRoot())
 			if err != nil {
-				rel = real
+				rel = e.realRoot()
 			}
 			name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 		}
@@ -173,15 +175,37 @@ func branchOf(gitDir string) string {
 // readAgentRecord reads the stored record at file: nil when there is none, or when it is not a
 // record of this project (a hand edit, another version, another project's).
 func (e *Env) readAgentRecord(file string) *agentctx.Record {
-	data, err := atomicfile.ReadFile(file, 2*agentctx.MaxFileSize)
+	r, _ := e.readAgentRecordInfo(file)
+	return r
+}
+
+// readAgentRecordInfo is readAgentRecord, with the file's information (nil when there is no
+// file): a record is replaced whole, so the same file, size and time are the same record.
+func (e *Env) readAgentRecordInfo(file string) (*agentctx.Record, fs.FileInfo) {
+	f, fi, err := atomicfile.OpenRegular(file)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 2*agentctx.MaxFileSize+1))
+	if err != nil {
+		return nil, fi
 	}
 	r, err := agentctx.Decode(data)
 	if err != nil || r.Root != e.Root {
-		return nil
+		return nil, fi
 	}
-	return r
+	return r, fi
+}
+
+// sameRecordFile reports whether the record file is still the one read (before was its
+// information then, nil when there was none).
+func sameRecordFile(file string, before fs.FileInfo) bool {
+	now, err := os.Stat(file)
+	if before == nil || err != nil {
+		return before == nil && errors.Is(err, fs.ErrNotExist)
+	}
+	return os.SameFile(before, now) && now.Size() == before.Size() && now.ModTime().Equal(before.ModTime())
 }
 
 // agentContextLockWait bounds how long a capture waits for another capture of the same user:
@@ -202,6 +226,13 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
+	res := &CaptureResult{File: file}
+	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
+	// told without the lock (the record is replaced whole, atomically).
+	old, info := e.readAgentRecordInfo(file)
+	if in.TurnEnd && !in.Reinject && old != nil && old.SessionID == in.SessionID && agentctx.Unchanged(in.Transcript, old.Cursor) {
+		return res, nil
+	}
 	dir := filepath.Dir(file)
 	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("agent context: %w", err)
@@ -211,8 +242,9 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
 	defer l.Unlock()
-	res := &CaptureResult{File: file}
-	old := e.readAgentRecord(file)
+	if !sameRecordFile(file, info) {
+		old = e.readAgentRecord(file) // another capture wrote meanwhile
+	}
 	// The stored capture goes on when it is this session's; another session's starts afresh,
 	// and replaces the stored one only once it holds something.
 	var rec agentctx.Record
@@ -262,13 +294,15 @@ func sameCapture(a, b *agentctx.Capture) bool {
 		slices.Equal(a.Files, b.Files)
 }
 
-// writeAgentRecord writes the record atomically, readable by its owner alone.
+// writeAgentRecord writes the record atomically, readable by its owner alone. It does not wait
+// for the disk: it is written at every turn's end, and a record lost to a power cut is made
+// again from the transcript's end by the next capture.
 func (e *Env) writeAgentRecord(file string, rec *agentctx.Record) error {
 	data, err := rec.Encode()
 	if err != nil {
 		return fmt.Errorf("agent context: %w", err)
 	}
-	if err := atomicfile.WriteFile(file, data, 0o600); err != nil {
+	if err := atomicfile.WriteFileUnsynced(file, data, 0o600); err != nil {
 		return fmt.Errorf("agent context: %w", err)
 	}
 	return nil

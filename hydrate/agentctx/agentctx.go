@@ -11,6 +11,7 @@
 package agentctx
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -140,16 +141,20 @@ func (c *Capture) setTodos(todos []Todo, source string) {
 	c.Todos, c.TodoSource = todos, source
 }
 
-// pushFront puts s first in list, without duplicates, keeping at most max.
+// pushFront puts s first in list, without duplicates, keeping at most max. It moves the items
+// in place (a fold calls it for every tool call it reads): the list must be its own.
 func pushFront(list []string, s string, max int) []string {
-	out := make([]string, 0, min(len(list)+1, max))
-	out = append(out, s)
-	for _, v := range list {
-		if v != s && len(out) < max {
-			out = append(out, v)
-		}
+	i := slices.Index(list, s)
+	switch {
+	case i < 0 && len(list) < max:
+		list = append(list, "")
+		i = len(list) - 1
+	case i < 0:
+		i = len(list) - 1
 	}
-	return out
+	copy(list[1:i+1], list[:i])
+	list[0] = s
+	return list
 }
 
 // toolName reports whether s looks like a tool's name (Edit, mcp__github__create_issue,
@@ -182,15 +187,28 @@ func status(s string) string {
 	return ""
 }
 
-// todoText is an item's text as kept: one line, secrets redacted, at most MaxTodoRunes.
+// todoText is an item's text as kept: one line, secrets redacted, at most MaxTodoRunes. It
+// changes nothing in a text it made.
 func todoText(s string) string {
 	return clipRunes(oneLine(redact(stripPrivate(s))), MaxTodoRunes)
 }
 
-// finish shapes the newest prompt read, once: the raw text never leaves the fold.
+// rawText is an item's text as read, until the fold ends (finish shapes it): the list an
+// agent rewrites at every step is shaped once, not at every step.
+func rawText(s string) string { return strings.TrimSpace(s) }
+
+// finish shapes the newest prompt and the todo list read, once: no raw text leaves the fold.
 func (c *Capture) finish() {
 	if c.rawSet {
 		c.Prompt = shapePrompt(c.raw)
 		c.raw, c.rawSet = "", false
 	}
+	todos := make([]Todo, 0, len(c.Todos))
+	for _, t := range c.Todos {
+		t.Content, t.ActiveForm = todoText(t.Content), todoText(t.ActiveForm)
+		if t.Content != "" {
+			todos = append(todos, t)
+		}
+	}
+	c.Todos = todos
 }

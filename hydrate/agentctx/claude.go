@@ -3,6 +3,7 @@ package agentctx
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ import (
 //     "Task #7 created successfully"), which gives the task its id;
 //   - {"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":…}}, a compaction.
 
+// maxTaskResult bounds the line of a TaskCreate's result (a few hundred bytes).
+const maxTaskResult = 8 << 10
+
 // claudeEntry is what gsd decodes of a line; the content stays raw until its kind is known.
 type claudeEntry struct {
 	Type             string `json:"type"`
@@ -36,8 +40,12 @@ type claudeEntry struct {
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
 	Message          struct {
-		Content json.RawMessage `json:"content"`
+		// Content is decoded as blocks; a typed prompt, whose content is a string, is
+		// decoded again for its text (claudeDecode).
+		Content []claudeBlock `json:"content"`
 	} `json:"message"`
+	text          string
+	isText        bool
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
 	LastPrompt    json.RawMessage `json:"lastPrompt"`
 	Prompt        json.RawMessage `json:"prompt"`
@@ -53,15 +61,66 @@ type claudeBlock struct {
 	Content   json.RawMessage `json:"content"`
 }
 
+// What a line may be, told from a few of its bytes: most of a transcript's bytes are tool
+// results and the agent's prose and thinking, none of which a capture reads.
+const (
+	claudeDecodeIt  = iota // it may matter: decode it
+	claudeSkip             // it does not
+	claudeToolCalls        // the agent's tool calls: read them without decoding the line, if it can be
+)
+
+// claudeKindOf tells what a line may be from the bytes after its message's "content": (the
+// first such member of an entry Claude Code writes), or, for the entries without one, whether
+// it is a last-prompt record. A line of another shape is looked through for what may matter.
+func claudeKindOf(line []byte) int {
+	i := bytes.Index(line, []byte(`"content":`))
+	if i < 0 {
+		if has(line, `"last-prompt"`) {
+			return claudeDecodeIt
+		}
+		return claudeSkip
+	}
+	rest := line[i+len(`"content":`):]
+	switch {
+	case bytes.HasPrefix(rest, []byte(`"`)):
+		return claudeDecodeIt // a typed prompt; a note (a compaction's boundary)
+	case bytes.HasPrefix(rest, []byte(`[{"tool_use_id"`)) || bytes.HasPrefix(rest, []byte(`[{"type":"tool_result"`)):
+		// A tool's result: only a created task's (a short line) gives the capture anything.
+		if len(line) > maxTaskResult || !has(line, "Task #") {
+			return claudeSkip
+		}
+		return claudeDecodeIt
+	case bytes.HasPrefix(rest, []byte(`[{"type":"tool_use"`)):
+		return claudeToolCalls
+	case bytes.HasSuffix(line[:i], []byte(`"role":"assistant",`)):
+		// The agent's prose or thinking first: a call may follow in the same entry.
+		if has(rest, `"tool_use"`) {
+			return claudeDecodeIt
+		}
+		return claudeSkip
+	}
+	if has(line, `"tool_result"`) && (len(line) > maxTaskResult || !has(line, "Task #")) ||
+		!has(line, `"user"`) && !has(line, `"tool_use"`) && !has(line, `"last-prompt"`) && !has(line, `"compact_boundary"`) {
+		return claudeSkip
+	}
+	return claudeDecodeIt
+}
+
 // claudeLine folds one line into c, and reports whether it was decoded.
 func claudeLine(c *Capture, line []byte, opt Options) bool {
-	// Most lines are tool results and progress: only those that may matter are decoded.
-	if !has(line, `"tool_use"`) && !has(line, `"last-prompt"`) && !has(line, `"compact_boundary"`) &&
-		!(has(line, `"user"`) && !has(line, `"tool_result"`)) && !(has(line, `"tool_result"`) && has(line, "Task #")) {
+	switch claudeKindOf(line) {
+	case claudeSkip:
 		return false
+	case claudeToolCalls:
+		if calls, ok := toolUses(line); ok {
+			for i := range calls {
+				claudeToolUse(c, calls[i].id, calls[i].name, &calls[i], opt)
+			}
+			return true
+		}
 	}
 	var e claudeEntry
-	if json.Unmarshal(line, &e) != nil {
+	if !claudeDecode(line, &e) {
 		return false
 	}
 	if e.IsSidechain {
@@ -72,13 +131,9 @@ func claudeLine(c *Capture, line []byte, opt Options) bool {
 	case "user":
 		claudeUser(c, &e, at)
 	case "assistant":
-		var blocks []claudeBlock
-		if json.Unmarshal(e.Message.Content, &blocks) != nil {
-			return true
-		}
-		for i := range blocks {
-			if blocks[i].Type == "tool_use" {
-				claudeToolUse(c, &blocks[i], opt)
+		for i := range e.Message.Content {
+			if b := &e.Message.Content[i]; b.Type == "tool_use" {
+				claudeToolUse(c, b.ID, b.Name, rawInput(b.Input), opt)
 			}
 		}
 	case "last-prompt":
@@ -106,16 +161,58 @@ func claudeLine(c *Capture, line []byte, opt Options) bool {
 	return true
 }
 
+// claudeTyped is a user entry whose content is a string: a typed prompt.
+type claudeTyped struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	LastPrompt       json.RawMessage `json:"lastPrompt"`
+	Prompt           json.RawMessage `json:"prompt"`
+	Timestamp        string          `json:"timestamp"`
+	IsSidechain      bool            `json:"isSidechain"`
+	IsMeta           bool            `json:"isMeta"`
+	IsCompactSummary bool            `json:"isCompactSummary"`
+	Message          struct {
+		Content string `json:"content"`
+	} `json:"message"`
+}
+
+// claudeDecode decodes a line into e, in one pass over it for the usual line, whose content is
+// blocks; a line whose content is a string (a typed prompt) is decoded again for it. It reports
+// whether the line is an entry.
+func claudeDecode(line []byte, e *claudeEntry) bool {
+	var err error
+	if has(line, `"content":"`) {
+		// Likely a typed prompt: its content is a string (which the blocks are tried as too).
+		var p claudeTyped
+		if err = json.Unmarshal(line, &p); err == nil {
+			*e = claudeEntry{Type: p.Type, Subtype: p.Subtype, LastPrompt: p.LastPrompt, Prompt: p.Prompt, Timestamp: p.Timestamp,
+				IsSidechain: p.IsSidechain, IsMeta: p.IsMeta, IsCompactSummary: p.IsCompactSummary, text: p.Message.Content, isText: true}
+			return true
+		}
+	}
+	err = json.Unmarshal(line, e)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "message.content" && te.Value == "string" {
+		var p struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &p) != nil {
+			return false
+		}
+		e.text, e.isText, err = p.Message.Content, true, nil
+	}
+	return err == nil
+}
+
 // claudeUser folds a user line: a prompt, or the results of tools (a TaskCreate's id).
 func claudeUser(c *Capture, e *claudeEntry, at time.Time) {
-	var text string
-	if json.Unmarshal(e.Message.Content, &text) != nil {
-		var blocks []claudeBlock
-		if json.Unmarshal(e.Message.Content, &blocks) != nil {
-			return
-		}
+	text := e.text
+	if !e.isText {
 		var parts []string
 		results := false
+		blocks := e.Message.Content
 		for i := range blocks {
 			switch blocks[i].Type {
 			case "text":
@@ -150,10 +247,12 @@ func userText(s string) bool {
 	return true
 }
 
-// claudeToolUse folds one tool call of the agent's.
-func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
-	c.addTool(b.Name)
-	switch b.Name {
+// claudeToolUse folds one tool call of the agent's: its id, its name, and its input, which is
+// decoded only for the tools whose input is read.
+func claudeToolUse(c *Capture, id, name string, in toolInput, opt Options) {
+	input := in.decode
+	c.addTool(name)
+	switch name {
 	case "TodoWrite":
 		var in struct {
 			Todos []struct {
@@ -162,14 +261,14 @@ func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
 				ActiveForm string `json:"activeForm"`
 			} `json:"todos"`
 		}
-		if json.Unmarshal(b.Input, &in) != nil || in.Todos == nil {
+		if !input(&in) || in.Todos == nil {
 			return
 		}
 		todos := make([]Todo, 0, min(len(in.Todos), MaxTodos))
 		for _, t := range in.Todos {
 			st := status(t.Status)
-			if content := todoText(t.Content); content != "" && st != "" && len(todos) < MaxTodos {
-				todos = append(todos, Todo{Content: content, Status: st, ActiveForm: todoText(t.ActiveForm)})
+			if content := rawText(t.Content); content != "" && st != "" && len(todos) < MaxTodos {
+				todos = append(todos, Todo{Content: content, Status: st, ActiveForm: rawText(t.ActiveForm)})
 			}
 		}
 		c.setTodos(todos, SourceTodoWrite)
@@ -182,10 +281,10 @@ func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
 			} `json:"metadata"`
 		}
 		content := ""
-		if json.Unmarshal(b.Input, &in) == nil {
-			content = todoText(in.Subject)
+		if input(&in) {
+			content = rawText(in.Subject)
 		}
-		if content == "" || b.ID == "" {
+		if content == "" || id == "" {
 			return
 		}
 		if c.TodoSource != SourceTask {
@@ -193,11 +292,11 @@ func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
 		}
 		c.TodoSource = SourceTask
 		for _, t := range c.Todos {
-			if t.Call == b.ID {
+			if t.Call == id {
 				return // read before
 			}
 		}
-		c.addTask(Todo{Content: content, Status: Pending, ActiveForm: todoText(in.ActiveForm), Call: b.ID, Hidden: isTrue(in.Metadata.Internal)})
+		c.addTask(Todo{Content: content, Status: Pending, ActiveForm: rawText(in.ActiveForm), Call: id, Hidden: isTrue(in.Metadata.Internal)})
 	case "TaskUpdate":
 		var in struct {
 			TaskID     json.RawMessage `json:"taskId"`
@@ -206,7 +305,7 @@ func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
 			ActiveForm string          `json:"activeForm"`
 			Metadata   map[string]json.RawMessage
 		}
-		if json.Unmarshal(b.Input, &in) != nil || c.TodoSource != SourceTask {
+		if !input(&in) || c.TodoSource != SourceTask {
 			return
 		}
 		id := taskID(in.TaskID)
@@ -222,21 +321,25 @@ func claudeToolUse(c *Capture, b *claudeBlock, opt Options) {
 		if st := status(in.Status); st != "" {
 			t.Status = st
 		}
-		if s := todoText(in.Subject); s != "" {
+		if s := rawText(in.Subject); s != "" {
 			t.Content = s
 		}
-		if s := todoText(in.ActiveForm); s != "" {
+		if s := rawText(in.ActiveForm); s != "" {
 			t.ActiveForm = s
 		}
 		if raw, ok := in.Metadata["_internal"]; ok {
 			t.Hidden = isTrue(raw)
 		}
 	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		if p, ok := in.filePath(); ok {
+			c.addFile(projectFile(p, opt))
+			return
+		}
 		var in struct {
 			FilePath     string `json:"file_path"`
 			NotebookPath string `json:"notebook_path"`
 		}
-		if json.Unmarshal(b.Input, &in) != nil {
+		if !input(&in) {
 			return
 		}
 		p := in.FilePath

@@ -32,11 +32,7 @@ type Result struct {
 // record of interest, or of the wrong shape are passed over; a line over MaxLine is skipped
 // without being decoded. Fold never fails.
 func Fold(c *Capture, agent string, data []byte, opt Options) Result {
-	var r Result
-	var g *geminiFold
-	if agent == Gemini {
-		g = &geminiFold{}
-	}
+	f := newFolder(c, agent, opt)
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -44,40 +40,88 @@ func Fold(c *Capture, agent string, data []byte, opt Options) Result {
 		} else {
 			data = nil
 		}
-		line = bytes.TrimRight(line, "\r")
 		if len(line) > MaxLine {
-			r.Skipped++
-			if agent == Codex {
-				codexLongLine(c, line[:512])
-			}
+			f.long(line[:longPrefix])
 			continue
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		switch agent {
-		case Claude:
-			if claudeLine(c, line, opt) {
-				r.Lines++
-			}
-		case Codex:
-			if codexLine(c, line, opt) {
-				r.Lines++
-			}
-		case Gemini:
-			if g.line(line, opt) {
-				r.Lines++
-			}
-		}
+		f.line(line)
 	}
-	if g != nil {
-		r.Foreign, r.Refold = g.foreign, g.refold
+	return f.finish()
+}
+
+// longPrefix is how much of a line over MaxLine a fold is shown: its start, where a record's
+// type is.
+const longPrefix = 512
+
+// folder folds a transcript's lines into a capture, one at a time.
+type folder struct {
+	c     *Capture
+	agent string
+	opt   Options
+	g     *geminiFold
+	r     Result
+}
+
+func newFolder(c *Capture, agent string, opt Options) *folder {
+	f := &folder{c: c, agent: agent, opt: opt}
+	if agent == Gemini {
+		f.g = &geminiFold{}
+	}
+	return f
+}
+
+// line folds one whole line (without its newline), at most MaxLine bytes.
+func (f *folder) line(line []byte) {
+	line = bytes.TrimRight(line, "\r")
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	var decoded bool
+	switch f.agent {
+	case Claude:
+		decoded = claudeLine(f.c, line, f.opt)
+	case Codex:
+		decoded = codexLine(f.c, line, f.opt)
+	case Gemini:
+		decoded = f.g.line(line, f.opt)
+	}
+	if decoded {
+		f.r.Lines++
+	}
+}
+
+// wants reports, from its first bytes, whether a long line may matter: a tool's result or
+// output (most of a transcript's long lines) never does to Claude Code's or Codex's fold, but
+// for a task's id, which is in a short line.
+func (f *folder) wants(prefix []byte) bool {
+	switch f.agent {
+	case Claude:
+		return !has(prefix, `"tool_result"`)
+	case Codex:
+		head := prefix[:min(len(prefix), 256)]
+		return !has(head, `"function_call_output"`) && !has(head, `"custom_tool_call_output"`)
+	}
+	return true
+}
+
+// long takes note of a line over MaxLine, skipped: only its first bytes are looked at.
+func (f *folder) long(prefix []byte) {
+	f.r.Skipped++
+	if f.agent == Codex {
+		codexLongLine(f.c, prefix)
+	}
+}
+
+// finish ends the fold: the window's messages applied (Gemini), the texts shaped.
+func (f *folder) finish() Result {
+	if g := f.g; g != nil {
+		f.r.Foreign, f.r.Refold = g.foreign, g.refold
 		if !g.foreign {
-			g.apply(c)
+			g.apply(f.c)
 		}
 	}
-	c.finish()
-	return r
+	f.c.finish()
+	return f.r
 }
 
 // Detect is the agent whose transcript path is, from its file name and, when that says

@@ -1,7 +1,7 @@
 package agentctx
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -38,25 +38,38 @@ type Cursor struct {
 	Sum     string `json:"sum,omitempty"`
 }
 
-// Window is what a read gives: whole lines (each ending in a newline), and where the next read
-// starts.
+// Window is what a read did: where the next read starts, and how it went.
 type Window struct {
-	Data []byte
 	Next Cursor
 	// Fresh: the cursor did not hold (another file, one replaced or truncated, or none), so the
 	// lines are the end of the transcript, not what follows the last read.
 	Fresh bool
-	// Gap: lines were left unread between the cursor (or the start) and Data.
+	// Gap: lines were left unread between the cursor (or the start) and those read.
 	Gap bool
 	// Read is how many bytes were read from the transcript.
 	Read int64
 }
 
+// readBuf is the buffer a read goes through: a transcript's lines are mostly shorter, and one
+// buffer reused costs a fresh process less than a megabyte of fresh memory would.
+const readBuf = 64 << 10
+
+// Lines gives Read's lines to their reader: each whole line (without its newline, at most
+// MaxLine bytes) to Each, in order; the first bytes of a line over MaxLine, skipped, to Long.
+// Wants, when set, is asked about a line longer than Read's buffer from its first bytes: a line
+// it does not want is skipped without being gathered.
+type Lines struct {
+	Each  func(line []byte)
+	Long  func(prefix []byte)
+	Wants func(prefix []byte) bool
+}
+
 // Read reads what was appended to the transcript at path since c (or, when c does not hold, its
-// last TailRead bytes), at most MaxRead bytes, as whole lines. A line still being written (no
-// newline yet) is left for the next read, unless it is over MaxLine: then it is skipped. Only a
-// regular file is read; a FIFO or device is refused without blocking.
-func Read(path string, c Cursor) (Window, error) {
+// last TailRead bytes), at most MaxRead bytes, and gives its whole lines to lines. A line over
+// MaxLine is skipped undecoded. A line still being written (no newline yet) is left for the next
+// read, unless it is over MaxLine: then it is skipped. Only a regular file is read; a FIFO or
+// device is refused without blocking.
+func Read(path string, c Cursor, lines Lines) (Window, error) {
 	if path == "" || len(path) > maxPath {
 		return Window{}, ErrPath
 	}
@@ -79,33 +92,67 @@ func Read(path string, c Cursor) (Window, error) {
 	if size-start > MaxRead {
 		start, aligned, w.Gap = size-MaxRead, false, true
 	}
-	buf := make([]byte, size-start)
-	n, err := f.ReadAt(buf, start)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return Window{}, err
-	}
-	buf, end := buf[:n], start+int64(n)
-	w.Read = int64(n)
-	data, pos := buf, start
-	if !aligned {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			// The whole window is inside one line: skip to its end next time.
-			w.Next.Offset, w.Next.MidLine = end, true
-			w.Next.Sum = sumBefore(f, end)
+	br := bufio.NewReaderSize(io.NewSectionReader(f, start, size-start), readBuf)
+	pos := start // where the line being read starts
+	var (
+		gathered []byte // a line longer than the buffer, gathered up to MaxLine bytes
+		prefix   []byte // the first bytes of a line longer than the buffer
+		length   int64  // bytes of the line read so far
+		skip     = !aligned
+		unwanted bool // a line longer than the buffer its reader does not want
+	)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		w.Read += int64(len(chunk))
+		length += int64(len(chunk))
+		switch {
+		case err == nil && skip:
+			// The first line of a window that starts inside one: not whole, not read.
+			skip = false
+		case err == nil && length > MaxLine:
+			lines.Long(prefix)
+		case err == nil && unwanted:
+		case err == nil && gathered != nil:
+			gathered = append(gathered, chunk...)
+			lines.Each(gathered[:len(gathered)-1])
+		case err == nil:
+			lines.Each(chunk[:len(chunk)-1])
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !skip {
+				if prefix == nil {
+					prefix = append([]byte(nil), chunk[:min(len(chunk), longPrefix)]...)
+					unwanted = lines.Wants != nil && !lines.Wants(chunk)
+				}
+				if length <= MaxLine && !unwanted {
+					gathered = append(gathered, chunk...)
+				}
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			// What is left has no newline yet: a line being written, read again next time;
+			// one already over MaxLine (or one the window started inside) is skipped to its end.
+			w.Next.Offset = pos
+			if length > MaxLine || skip {
+				w.Next.Offset, w.Next.MidLine = size, true
+			}
+			w.Next.Sum = sumBefore(f, w.Next.Offset)
 			return w, nil
+		default:
+			return Window{}, err
 		}
-		data, pos = data[i+1:], pos+int64(i+1)
+		pos += length
+		gathered, prefix, length, unwanted = nil, nil, 0, false
 	}
-	last := bytes.LastIndexByte(data, '\n')
-	w.Data = data[:last+1]
-	w.Next.Offset = pos + int64(last+1)
-	if rest := int64(len(data) - (last + 1)); rest > MaxLine {
-		// A line over MaxLine still being written: never decoded, so never waited for.
-		w.Next.Offset, w.Next.MidLine = end, true
+}
+
+// Unchanged reports, from a stat alone, whether the transcript at path is as c left it: the
+// same file, and nothing appended since (the next Read would read nothing).
+func Unchanged(path string, c Cursor) bool {
+	if path == "" || path != c.Path {
+		return false
 	}
-	w.Next.Sum = sumBefore(f, w.Next.Offset)
-	return w, nil
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fileID(fi) == c.ID && fi.Size() == c.Offset
 }
 
 // sumBefore hashes the (at most tailSum) bytes before off: "" at the start of the file.

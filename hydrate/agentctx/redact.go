@@ -11,47 +11,55 @@ import (
 // Redacted replaces a secret in a kept text.
 const Redacted = "[redacted]"
 
-// secretPatterns are the shapes of credentials people paste into a prompt: provider API keys and
-// tokens, JWTs, private keys, a password in a URL, and KEY=value where the key's name says secret.
-// Compiled on first use: only a capture with a new prompt or todo list pays for them.
-var secretPatterns = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`),
-		regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}`),
-		regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{16,}`),
-		regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`),
-		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-		regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}`),
-		regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`),
-		regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`),
-		regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`),
-		regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`),
-		regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-		regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{16,}=*`),
-	}
-})
+// A secretPattern is the shape of a credential people paste into a prompt, and the literal
+// strings, one of which the text must hold (in lower case) for the pattern to be tried: most
+// texts hold none, and then no pattern is compiled or run.
+type secretPattern struct {
+	hints []string
+	re    func() *regexp.Regexp
+	repl  string // the replacement ($1 keeps what names the secret)
+}
 
-// secretAssignment is KEY=value or key: value where the key's name says it holds a secret; the
-// key stays, the value goes.
-var secretAssignment = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b([A-Z0-9_.\-]*(?:api[_\-]?key|secret|token|passw(?:or)?d|pwd|credential|private[_\-]?key|access[_\-]?key)[A-Z0-9_.\-]*["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)`)
-})
+func pattern(expr, repl string, hints ...string) secretPattern {
+	return secretPattern{hints, sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), repl}
+}
 
-// urlPassword is the password in scheme://user:password@host.
-var urlPassword = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@`)
-})
+// secretPatterns: provider API keys and tokens, JWTs, private keys, a bearer token, a password
+// in a URL, and KEY=value (or key: value) where the key's name says it holds a secret.
+var secretPatterns = []secretPattern{
+	pattern(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`, Redacted, "private key-----"),
+	pattern(`\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{10,}`, Redacted, "_live_", "_test_"),
+	pattern(`\bsk-[A-Za-z0-9_\-]{16,}`, Redacted, "sk-"),
+	pattern(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}`, Redacted, "gh"),
+	pattern(`\bgithub_pat_[A-Za-z0-9_]{20,}`, Redacted, "github_pat_"),
+	pattern(`\bglpat-[A-Za-z0-9_\-]{20,}`, Redacted, "glpat-"),
+	pattern(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`, Redacted, "akia", "asia"),
+	pattern(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`, Redacted, "xox"),
+	pattern(`\bAIza[0-9A-Za-z_\-]{35}`, Redacted, "aiza"),
+	pattern(`\bnpm_[A-Za-z0-9]{36}`, Redacted, "npm_"),
+	pattern(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, Redacted, "eyj"),
+	pattern(`(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{16,}=*`, Redacted, "bearer"),
+	pattern(`(?i)\b([A-Z0-9_.\-]*(?:api[_\-]?key|secret|token|passw(?:or)?d|pwd|credential|private[_\-]?key|access[_\-]?key)[A-Z0-9_.\-]*["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)`,
+		"${1}"+Redacted, "key", "secret", "token", "passw", "pwd", "credential"),
+	pattern(`([A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@`, "${1}"+Redacted+"@", "://"),
+}
 
 // redact replaces whatever in s has the shape of a secret with Redacted.
 func redact(s string) string {
 	if s == "" {
 		return s
 	}
-	for _, re := range secretPatterns() {
-		s = re.ReplaceAllLiteralString(s, Redacted)
+	lower := strings.ToLower(s)
+	for _, p := range secretPatterns {
+		for _, h := range p.hints {
+			if strings.Contains(lower, h) {
+				s = p.re().ReplaceAllString(s, p.repl)
+				lower = strings.ToLower(s)
+				break
+			}
+		}
 	}
-	s = secretAssignment().ReplaceAllString(s, "${1}"+Redacted)
-	return urlPassword().ReplaceAllString(s, "${1}"+Redacted+"@")
+	return s
 }
 
 // stripPrivate removes what the user marked <private>…</private> (any letter case), and
