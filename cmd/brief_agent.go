@@ -14,6 +14,7 @@ import (
 const (
 	maxAgentPart      = 1600 // bytes; past this, the part gives up its lists
 	maxAgentPending   = 5    // pending todos named
+	maxAgentDoing     = 2    // todos in progress named (an agent keeps one)
 	maxAgentTodoRunes = 100
 	maxAgentFiles     = 8
 	maxAgentFileRunes = 80
@@ -73,8 +74,17 @@ func agentContextPart(ac *hydrate.AgentContext) string {
 	if len(head+notes+prompt+todo+pending+tools+files) > maxAgentPart && prompt != "" {
 		prompt = "- **The user's last request:** " + strconv.Quote(textfmt.Clip(*ac.LastPrompt, 200)) + "\n"
 	}
-	return head + notes + prompt + todo + pending + tools + files + "\n"
+	part := head + notes + prompt + todo + pending + tools + files
+	if len(part) > maxAgentPart {
+		// Texts in wide characters: the part's end goes, at a line's end.
+		cut := strings.LastIndexByte(part[:maxAgentPart-len(agentPartCut)], '\n')
+		part = part[:cut+1] + agentPartCut
+	}
+	return part + "\n"
 }
+
+// agentPartCut ends a "before the reset" part cut to its budget.
+const agentPartCut = "(cut for size: gsd brief --json has the rest)\n"
 
 // agentTodoLines are the todo list's line (the item in progress and the counts) and the line
 // naming the pending items.
@@ -88,7 +98,9 @@ func agentTodoLines(ac *hydrate.AgentContext) (line, pendingLine string) {
 	for _, t := range ac.Todos {
 		switch t.Status {
 		case "in-progress":
-			doing = append(doing, strconv.Quote(textfmt.Clip(t.Content, maxAgentTodoRunes)))
+			if len(doing) < maxAgentDoing {
+				doing = append(doing, strconv.Quote(textfmt.Clip(t.Content, maxAgentTodoRunes)))
+			}
 		case "pending":
 			if len(waiting) < maxAgentPending {
 				waiting = append(waiting, strconv.Quote(textfmt.Clip(t.Content, maxAgentTodoRunes)))
