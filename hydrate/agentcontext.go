@@ -227,6 +227,12 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
 	res := &CaptureResult{File: file}
+	if in.Transcript != "" {
+		if _, err := os.Stat(in.Transcript); err != nil {
+			// No transcript (yet): nothing to capture. (Told before any lock is taken.)
+			return nil, fmt.Errorf("agent context: transcript: %w", err)
+		}
+	}
 	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
 	// told without the lock (the record is replaced whole, atomically).
 	old, info := e.readAgentRecordInfo(file)
@@ -259,7 +265,11 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 			cur = old.Cursor // a cursor holds only for its own file
 		}
 		fold := rec.Capture.Clone()
-		st, err := agentctx.Advance(&fold, in.Transcript, cur, agentctx.Options{Roots: []string{e.Root, e.realRoot()}, Dir: in.Cwd})
+		roots := []string{e.Root}
+		if real := e.realRoot(); real != e.Root {
+			roots = append(roots, real)
+		}
+		st, err := agentctx.Advance(&fold, in.Transcript, cur, agentctx.Options{Roots: roots, Dir: in.Cwd})
 		if err != nil {
 			return nil, fmt.Errorf("agent context: transcript: %w", err)
 		}
@@ -302,7 +312,7 @@ func (e *Env) writeAgentRecord(file string, rec *agentctx.Record) error {
 	if err != nil {
 		return fmt.Errorf("agent context: %w", err)
 	}
-	if err := atomicfile.WriteFileUnsynced(file, data, 0o600); err != nil {
+	if err := atomicfile.ReplaceUnsynced(file, data, 0o600); err != nil {
 		return fmt.Errorf("agent context: %w", err)
 	}
 	return nil
