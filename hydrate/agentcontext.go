@@ -182,6 +182,12 @@ func (e *Env) readAgentRecord(file string) *agentctx.Record {
 // readAgentRecordInfo is readAgentRecord, with the file's information (nil when there is no
 // file): a record is replaced whole, so the same file, size and time are the same record.
 func (e *Env) readAgentRecordInfo(file string) (*agentctx.Record, fs.FileInfo) {
+	data, fi := readRecordFile(file)
+	return e.decodeAgentRecord(data), fi
+}
+
+// readRecordFile reads a record file's bytes (nil when there is none) and its information.
+func readRecordFile(file string) ([]byte, fs.FileInfo) {
 	f, fi, err := atomicfile.OpenRegular(file)
 	if err != nil {
 		return nil, nil
@@ -191,11 +197,19 @@ func (e *Env) readAgentRecordInfo(file string) (*agentctx.Record, fs.FileInfo) {
 	if err != nil {
 		return nil, fi
 	}
+	return data, fi
+}
+
+// decodeAgentRecord decodes a record of this project; nil for anything else.
+func (e *Env) decodeAgentRecord(data []byte) *agentctx.Record {
+	if data == nil {
+		return nil
+	}
 	r, err := agentctx.Decode(data)
 	if err != nil || r.Root != e.Root {
-		return nil, fi
+		return nil
 	}
-	return r, fi
+	return r
 }
 
 // sameRecordFile reports whether the record file is still the one read (before was its
@@ -234,11 +248,13 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		}
 	}
 	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
-	// told without the lock (the record is replaced whole, atomically).
-	old, info := e.readAgentRecordInfo(file)
-	if in.TurnEnd && !in.Reinject && old != nil && old.SessionID == in.SessionID && agentctx.Unchanged(in.Transcript, old.Cursor) {
+	// told without the lock (the record is replaced whole, atomically), from where it was read.
+	data, info := readRecordFile(file)
+	if w, ok := agentctx.DecodeWhere(data); ok && in.TurnEnd && !in.Reinject && w.Root == e.Root && w.SessionID == in.SessionID &&
+		agentctx.Unchanged(in.Transcript, w.Cursor) {
 		return res, nil
 	}
+	old := e.decodeAgentRecord(data)
 	dir := filepath.Dir(file)
 	if err := atomicfile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("agent context: %w", err)

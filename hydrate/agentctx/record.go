@@ -51,6 +51,28 @@ func Decode(data []byte) (*Record, error) {
 	return &r, nil
 }
 
+// Where is what a turn's end needs of a stored record to tell that nothing was appended since:
+// the session it is of, its project, and where the transcript's read stopped. Decoding only
+// that costs less than the whole record.
+type Where struct {
+	SessionID string `json:"sessionId"`
+	Root      string `json:"root"`
+	Cursor    Cursor `json:"cursor"`
+}
+
+// DecodeWhere reads a stored record's Where; ok is false when it is not a record of this
+// version.
+func DecodeWhere(data []byte) (w Where, ok bool) {
+	var r struct {
+		SchemaVersion int `json:"schemaVersion"`
+		Where
+	}
+	if len(data) > 2*MaxFileSize || json.Unmarshal(data, &r) != nil || r.SchemaVersion != SchemaVersion {
+		return Where{}, false
+	}
+	return r.Where, true
+}
+
 // bound holds r's capture to its bounds.
 func (r *Record) bound() {
 	c := &r.Capture

@@ -52,3 +52,23 @@ func TestDecodeRefuses(t *testing.T) {
 		t.Errorf("held to its bounds: %+v, %v", r, err)
 	}
 }
+
+// TestDecodeWhere: a record's session, project and cursor, read without the rest, are the
+// record's; anything else is no record.
+func TestDecodeWhere(t *testing.T) {
+	r := Record{Agent: Claude, SessionID: "s1", Root: "/p", Cursor: Cursor{Path: "/t.jsonl", ID: "1:2", Offset: 99, Sum: "ab"}}
+	r.Prompt = "p"
+	data, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := DecodeWhere(data)
+	if !ok || w.SessionID != "s1" || w.Root != "/p" || w.Cursor != r.Cursor {
+		t.Errorf("%+v, %v", w, ok)
+	}
+	for _, bad := range []string{"", "{", `{"schemaVersion":2,"sessionId":"s1"}`} {
+		if _, ok := DecodeWhere([]byte(bad)); ok {
+			t.Errorf("%q read as a record", bad)
+		}
+	}
+}
