@@ -28,7 +28,7 @@ at most a one-line note on stderr.`,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("pre-compact", recording(func(env *hydrate.Env, in hook.Input) error {
-				a.captureAgentContext("pre-compact", env, in, false)
+				a.captureAgentContext("pre-compact", env, in)
 				_, err := env.Agents().PreCompact(in.Trigger)
 				return err
 			}))

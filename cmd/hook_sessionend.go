@@ -26,7 +26,7 @@ at most a one-line note on stderr.`,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("session-end", recording(func(env *hydrate.Env, in hook.Input) error {
-				a.captureAgentContext("session-end", env, in, false)
+				a.captureAgentContext("session-end", env, in)
 				_, err := env.Agents().Detach(in.Reason)
 				a.hookSyncPublish(env)
 				return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/hook"
+	"github.com/gsd-tools/gsd/hydrate/hook/settings"
 )
 
 func (a *app) newHookTurnEndCmd() *cobra.Command {
@@ -31,7 +32,7 @@ one-line note on stderr.`,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("turn-end", recording(func(env *hydrate.Env, in hook.Input) error {
-				a.captureAgentContext("turn-end", env, in, true)
+				a.captureAgentContext("turn-end", env, in)
 				return nil
 			}))
 			return nil
@@ -75,12 +76,14 @@ stderr.`,
 // captureAgentContext captures the agent's own context from the hook input's transcript. It is
 // best effort: a failure is a note on stderr, never a hook failure journaled (a transcript gsd
 // cannot read is no fault of the session's); a transcript that does not exist is no failure.
-func (a *app) captureAgentContext(sub string, env *hydrate.Env, in hook.Input, turnEnd bool) {
-	reinject := in.HookEventName == "PreCompress" // Gemini CLI: no SessionStart follows
+func (a *app) captureAgentContext(sub string, env *hydrate.Env, in hook.Input) {
+	event := in.HookEventName
+	if event == "" {
+		event = settings.Events(sub)[0] // run by hand
+	}
 	_, err := env.Agents().Capture(hydrate.CaptureInput{
 		// a.dir is the input's cwd, made absolute when the project was opened there.
-		Event: in.Event("Stop"), SessionID: in.SessionID, Transcript: in.TranscriptPath, Cwd: a.dir,
-		TurnEnd: turnEnd, Reinject: reinject,
+		Event: event, Detail: in.Detail(), SessionID: in.SessionID, Transcript: in.TranscriptPath, Cwd: a.dir,
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) { // no transcript (yet): nothing to capture
 		a.hookNote(sub, "%s", oneLine(err.Error()))

@@ -38,20 +38,31 @@ func HandsBack(source string) bool {
 	return source == "clear" || source == "compact" || source == "resume"
 }
 
-// CaptureInput is what a hook knows when it captures: its event (with the trigger or reason:
-// "PreCompact: auto"), the agent's session and transcript, and the agent's working directory.
+// CaptureInput is what a hook knows when it captures: its event (Stop, PreCompact, ...) and the
+// trigger or reason it gave, the agent's session and transcript, and the agent's working
+// directory.
 type CaptureInput struct {
-	Event      string
-	SessionID  string
-	Transcript string
-	Cwd        string
-	// TurnEnd: the capture is a turn's end (Stop, AfterAgent), which writes nothing when the
-	// transcript brought nothing new; the other events (PreCompact, SessionEnd) always record
-	// that the capture was current then.
-	TurnEnd bool
-	// Reinject asks for the capture to be handed back once, on the agent's next turn (Gemini
-	// CLI's PreCompress: its SessionStart does not follow a compression).
-	Reinject bool
+	Event, Detail string
+	SessionID     string
+	Transcript    string
+	Cwd           string
+}
+
+// turnEnd reports whether the capture is at a turn's end (Stop, Gemini's AfterAgent), which
+// writes nothing when the transcript brought nothing new; the other events (PreCompact,
+// SessionEnd) always record that the capture was current then.
+func (in CaptureInput) turnEnd() bool { return in.Event == "Stop" || in.Event == "AfterAgent" }
+
+// reinject reports whether the capture is to be handed back once, on the agent's next turn:
+// after Gemini CLI's PreCompress, which no SessionStart follows.
+func (in CaptureInput) reinject() bool { return in.Event == "PreCompress" }
+
+// label is the event as the capture records it: "PreCompact: auto", "Stop".
+func (in CaptureInput) label() string {
+	if in.Detail == "" {
+		return in.Event
+	}
+	return in.Event + ": " + in.Detail
 }
 
 // CaptureResult says what a capture did.
@@ -233,7 +244,7 @@ const agentContextLockWait = time.Second
 // the agentContext setting is off or the transcript is not known.
 func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	e := a.e
-	if !e.settings.AgentContext || in.Transcript == "" && !in.Reinject {
+	if !e.settings.AgentContext || in.Transcript == "" && !in.reinject() {
 		return nil, nil
 	}
 	file, gitDir, err := e.agentContextFile()
@@ -250,7 +261,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
 	// told without the lock (the record is replaced whole, atomically), from where it was read.
 	data, info := readRecordFile(file)
-	if w, ok := agentctx.DecodeWhere(data); ok && in.TurnEnd && !in.Reinject && w.Root == e.Root && w.SessionID == in.SessionID &&
+	if w, ok := agentctx.DecodeWhere(data); ok && in.turnEnd() && w.Root == e.Root && w.SessionID == in.SessionID &&
 		agentctx.Unchanged(in.Transcript, w.Cursor) {
 		return res, nil
 	}
@@ -300,12 +311,12 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	} else {
 		rec = *old // no transcript: what is stored stays, to be handed back
 	}
-	if !changed && in.TurnEnd && !in.Reinject {
+	if !changed && in.turnEnd() {
 		return res, nil
 	}
 	rec.Root, rec.Branch = e.Root, branchOf(gitDir)
-	rec.CapturedAt, rec.Event = e.now().UTC().Truncate(time.Second), in.Event
-	rec.Reinject = rec.Reinject || in.Reinject
+	rec.CapturedAt, rec.Event = e.now().UTC().Truncate(time.Second), in.label()
+	rec.Reinject = rec.Reinject || in.reinject()
 	if err := e.writeAgentRecord(file, &rec); err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func TestCaptureInGitDir(t *testing.T) {
 	e := agentProject(t, false, "", nil)
 	tr := filepath.Join(t.TempDir(), "3f2b.jsonl")
 	writeTestFile(t, tr, claudeTranscript(e.Root, "Add the create handler, key sk-ant-api03-abcdefghijklmnopqrstuvwx"))
-	res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: "s1", Transcript: tr, Cwd: e.Root, TurnEnd: true})
+	res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: "s1", Transcript: tr, Cwd: e.Root})
 	if err != nil || !res.Written {
 		t.Fatalf("capture: %+v, %v", res, err)
 	}
@@ -113,13 +113,13 @@ func TestCaptureInGitDir(t *testing.T) {
 	}
 
 	// The same turn's end again: nothing appended, nothing written.
-	if res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: "s1", Transcript: tr, Cwd: e.Root, TurnEnd: true}); err != nil || res.Written || res.Read != 0 {
+	if res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: "s1", Transcript: tr, Cwd: e.Root}); err != nil || res.Written || res.Read != 0 {
 		t.Errorf("nothing appended: %+v, %v", res, err)
 	}
 	// A compaction with nothing new records when the capture was last current.
 	later := t0.Add(30 * time.Minute)
 	e2 := openAgentProject(t, e.Root, "", &later)
-	if res, err := e2.Agents().Capture(CaptureInput{Event: "PreCompact: auto", SessionID: "s1", Transcript: tr, Cwd: e.Root}); err != nil || !res.Written {
+	if res, err := e2.Agents().Capture(CaptureInput{Event: "PreCompact", Detail: "auto", SessionID: "s1", Transcript: tr, Cwd: e.Root}); err != nil || !res.Written {
 		t.Errorf("pre-compact: %+v, %v", res, err)
 	}
 	if ac := e2.Agents().AgentContext(AgentContextOptions{}); ac.Event != "PreCompact: auto" || !ac.CapturedAt.Equal(later) || *ac.LastPrompt != "Add the create handler, key [redacted]" {
@@ -148,7 +148,7 @@ func TestCaptureHeldAcrossReads(t *testing.T) {
 	writeTestFile(t, tr, claudeTranscript(e.Root, "Add the create handler"))
 	capture := func(session, path string) *CaptureResult {
 		t.Helper()
-		res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: session, Transcript: path, Cwd: e.Root, TurnEnd: true})
+		res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: session, Transcript: path, Cwd: e.Root})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestCaptureOutsideGit(t *testing.T) {
 	e := agentProject(t, true, state, nil)
 	tr := filepath.Join(t.TempDir(), "s.jsonl")
 	writeTestFile(t, tr, claudeTranscript(e.Root, "Add the create handler"))
-	res, err := e.Agents().Capture(CaptureInput{Event: "SessionEnd: clear", SessionID: "s", Transcript: tr, Cwd: e.Root})
+	res, err := e.Agents().Capture(CaptureInput{Event: "SessionEnd", Detail: "clear", SessionID: "s", Transcript: tr, Cwd: e.Root})
 	if err != nil || filepath.Dir(filepath.Dir(res.File)) != filepath.Join(state, "agent-context") || filepath.Base(res.File) != "ann.json" {
 		t.Fatalf("capture: %+v, %v", res, err)
 	}
@@ -224,7 +224,7 @@ func TestReinject(t *testing.T) {
 	if ac := e.Agents().TakeReinject(); ac != nil {
 		t.Errorf("nothing captured, yet: %+v", ac)
 	}
-	if _, err := e.Agents().Capture(CaptureInput{Event: "PreCompress: auto", SessionID: "g1", Transcript: tr, Cwd: e.Root, Reinject: true}); err != nil {
+	if _, err := e.Agents().Capture(CaptureInput{Event: "PreCompress", Detail: "auto", SessionID: "g1", Transcript: tr, Cwd: e.Root}); err != nil {
 		t.Fatal(err)
 	}
 	ac := e.Agents().TakeReinject()

@@ -34,19 +34,12 @@ type Input struct {
 	TranscriptPath string `json:"transcript_path"`
 }
 
-// Event is the event as a capture records it: its name, with the trigger or reason when it
-// has one ("PreCompact: auto", "SessionEnd: clear").
-func (in Input) Event(fallback string) string {
-	ev := in.HookEventName
-	if ev == "" {
-		ev = fallback
+// Detail is what the event gave besides its name: PreCompact's trigger, SessionEnd's reason.
+func (in Input) Detail() string {
+	if in.Trigger != "" {
+		return in.Trigger
 	}
-	for _, detail := range []string{in.Trigger, in.Reason} {
-		if detail != "" {
-			return ev + ": " + detail
-		}
-	}
-	return ev
+	return in.Reason
 }
 
 // ParseInput reads an event's JSON. Empty input is ErrNoInput; anything that is not a JSON
