@@ -141,7 +141,7 @@ func (c *Capture) setTodos(todos []Todo, source string) {
 	c.Todos, c.TodoSource = todos, source
 }
 
-// pushFront puts s first in list, without duplicates, keeping at most max. It moves the items
+// pushFront puts s first in list, each item once, keeping at most max. It moves the items
 // in place (a fold calls it for every tool call it reads): the list must be its own.
 func pushFront(list []string, s string, max int) []string {
 	i := slices.Index(list, s)
