@@ -60,7 +60,7 @@ func raceProject(t testing.TB, n int) (root, session string) { return raceProjec
 func raceProjectOf(t testing.TB, n int, markdown bool) (root, session string) {
 	t.Helper()
 	root = t.TempDir()
-	plan := ".planning/phases/01-x/01-01-PLAN.md"
+	plan := firstPlan
 	var b strings.Builder
 	if markdown {
 		b.WriteString("---\nphase: 01\n---\n\n## Tasks\n\n")
@@ -76,6 +76,9 @@ func raceProjectOf(t testing.TB, n int, markdown bool) (root, session string) {
 		b.WriteString("</tasks>\n")
 	}
 	writeFile(t, filepath.Join(root, plan), b.String())
+	// A second plan of the same tasks, for a start that replaces the session with another plan's
+	// (a start of the plan the session follows writes nothing).
+	writeFile(t, filepath.Join(root, otherPlan), b.String())
 	writeFile(t, filepath.Join(root, ".planning/ROADMAP.md"), "| Phase | Plans Complete | Status |\n|---|---|---|\n| 1. X | 0/1 | In progress |\n")
 	data, err := planfile.Bootstrap([]byte(b.String()), "ann", plan, time.Unix(1770112800, 0))
 	if err != nil {
@@ -84,6 +87,34 @@ func raceProjectOf(t testing.TB, n int, markdown bool) (root, session string) {
 	session = filepath.Join(root, ".planning/sessions/ann/current-plan.md")
 	writeFile(t, session, string(data))
 	return root, session
+}
+
+// The plans of raceProject: the session follows firstPlan, the active plan; otherPlan has the
+// same tasks.
+const (
+	firstPlan = ".planning/phases/01-x/01-01-PLAN.md"
+	otherPlan = ".planning/phases/01-x/01-02-PLAN.md"
+)
+
+// startArgs is a gsd start that replaces the session cur with a fresh one of the other plan, and
+// the session it writes (gsd start of a plan other than the active one records the decision).
+func startArgs(t testing.TB, root string, cur []byte) (args []string, fresh []byte) {
+	t.Helper()
+	plan := otherPlan
+	if planfile.ReadHeader(cur).Plan == otherPlan {
+		plan = firstPlan
+	}
+	src, err := os.ReadFile(filepath.Join(root, plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err = planfile.Bootstrap(src, "ann", plan, time.Unix(1770112800, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if plan == otherPlan {
+		fresh = planfile.MarkChosen(fresh)
+	}
+	return []string{"-C", root, "start", plan}, fresh
 }
 
 // statuses scans a session file and returns its statuses, failing on anything that is not a
@@ -225,10 +256,13 @@ func TestStartRacingMarksLosesNothing(t *testing.T) {
 				mu.Unlock()
 			}()
 			if i%10 == 5 {
+				// Starts of the other plan and back: each replaces a session of the plan it
+				// does not name (or, the session already following it, writes nothing).
+				plan := []string{otherPlan, firstPlan}[i/10%2]
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					cmd := exec.Command(bin, "-C", root, "start", ".planning/phases/01-x/01-01-PLAN.md")
+					cmd := exec.Command(bin, "-C", root, "start", plan)
 					cmd.Env = gsdEnv(home, "GSD_LOCK_TIMEOUT=60s")
 					if out, err := cmd.CombinedOutput(); err != nil {
 						t.Errorf("start: %v %s", err, out)
@@ -389,7 +423,6 @@ func TestKilledMidWrite(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var killed, finished, torn, leftovers int
 	cur, _ := os.ReadFile(session)
-	fresh := cur // what gsd start writes (same user, plan and clock)
 	history := map[string]bool{string(cur): true}
 	statusesCycle := []planfile.Status{planfile.InProgress, planfile.Complete, planfile.Pending}
 	for i := range runs {
@@ -403,8 +436,8 @@ func TestKilledMidWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i%10 == 9 {
-			// Every tenth run starts afresh: archive, then replace.
-			args, next = []string{"-C", root, "start", ".planning/phases/01-x/01-01-PLAN.md"}, fresh
+			// Every tenth run starts afresh from the other plan: archive, then replace.
+			args, next = startArgs(t, root, cur)
 		}
 		history[string(next)] = true
 		if killAfter(t, bin, env, args, time.Duration(rng.Int64N(int64(life)*3/2))) == nil {
@@ -431,7 +464,8 @@ func TestKilledMidWrite(t *testing.T) {
 	}
 	// One start that is not killed, so that at least one archive is checked below however slow
 	// the machine (a loaded one may kill every start before it archives).
-	cmd0 := exec.Command(bin, "-C", root, "start", ".planning/phases/01-x/01-01-PLAN.md")
+	args, fresh := startArgs(t, root, cur)
+	cmd0 := exec.Command(bin, args...)
 	cmd0.Env = env
 	if out, err := cmd0.CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)

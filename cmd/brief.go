@@ -96,6 +96,10 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 	if b.Reading != nil {
 		p("%s\n\n", *b.Reading)
 	}
+	if n := len(b.TakenOver); n > 0 {
+		t := b.TakenOver[n-1]
+		p("**Taken over.** %s took this session over: %s, after its last change here. Their agent continues this plan: do not resume its tasks, or the work is done twice.\n\n", t.By, t)
+	}
 	switch b.State {
 	case hydrate.StateNoSession:
 		p("There is no session for %s yet: nothing is being executed.\n\n", b.User)

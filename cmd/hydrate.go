@@ -102,10 +102,8 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	if res.PlanIgnored {
 		a.warn("a valid session exists; --plan ignored (gsd start %s to switch)", o.plan)
 	}
-	if res.State == hydrate.StateResume {
-		if others := env.Team().OthersOnPlan(res.Plan); len(others) > 0 {
-			a.warn("%s", env.Team().SamePlanWarning(others, res.Plan))
-		}
+	if w := env.Team().SamePlan(res); w != "" {
+		a.warn("%s", w)
 	}
 	switch format {
 	case "porcelain":
@@ -157,6 +155,7 @@ type hydrateReport struct {
 	StateSynced    bool                  `json:"stateSynced"`
 	Confidence     *string               `json:"confidence"`
 	Alternatives   []alternativeJSON     `json:"alternatives"`
+	TakenOverBy    []hydrate.TakenOver   `json:"takenOverBy"`
 	AgentContext   *hydrate.AgentContext `json:"agentContext"`
 }
 
@@ -187,6 +186,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		StateSynced:    r.StateSynced,
 		Confidence:     optString(string(r.Confidence)),
 		Alternatives:   alternativesJSON(r.Alternatives),
+		TakenOverBy:    nonNil(r.TakenOver),
 		AgentContext:   env.Agents().AgentContext(hydrate.AgentContextOptions{}),
 	}
 }
@@ -237,6 +237,8 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 			a.field(w, "Bootstrap", "fresh session from "+act.From)
 		case hydrate.ActionCarried:
 			a.field(w, "Bootstrap", "fresh session from "+act.From+", statuses carried over")
+		case hydrate.ActionKept:
+			a.field(w, "Kept", "the session already follows "+act.From+"; nothing archived (gsd archive, then gsd start, begins it afresh)")
 		}
 	}
 	a.printCarry(w, r.Carry)
@@ -283,6 +285,11 @@ func (a *app) printHydrate(w io.Writer, env *hydrate.Env, r *hydrate.Result) {
 	}
 	if r.ResumeTask == 0 {
 		return
+	}
+	if n := len(r.TakenOver); n > 0 {
+		last := r.TakenOver[n-1]
+		a.field(w, "Taken by", a.paint("yellow", last.String()))
+		fmt.Fprintf(w, "%-10s %s\n", "", "their agent continues this plan: resuming it here would do the work twice (gsd start PLAN for other work; gsd resume --force "+last.TakeBack()+" takes it back)")
 	}
 	t := r.Tasks[r.ResumeTask-1]
 	a.field(w, "Resume", a.paint("bold", hydrate.TaskLabel(t.Number, t.Name)))

@@ -35,15 +35,17 @@ other readings a person could defend: --explain prints them, every --json carrie
 "confidence" and "alternatives" (gsd help position).
 
 With --check, exit status is 1 when any problem is an error, 0 otherwise. Only a contradiction
-in current work is an error (a phase of an unshipped milestone marked complete while a plan of it
-has no SUMMARY; plans of one phase in two directories of phases/); a FIX plan, which progress
+in current work is an error (a phase of an unshipped milestone that any mark of the roadmap calls
+complete, its checkbox or its table row, while a plan of it has no SUMMARY; plans of one phase in
+two directories of phases/); a FIX plan, which progress
 does not count, without its SUMMARY in such a phase is a warning. History draws notes, never
 errors: a shipped milestone's leftovers (its last one's too), a milestone's archive under
 milestones/<version>-phases/ (nothing is said of it), and phase directories left in phases/
 outside the roadmap with every plan done; a run of such directories is one line. A directory
 outside the roadmap with a plan not done is a warning: it is never the current phase. Phases
 whose numbers restart in a later milestone are each their own milestone's. When GITHUB_ACTIONS is
-true, problems are also emitted as workflow annotations and a summary table with every problem
+true, problems are also emitted as workflow annotations (a directory's on the run, not on a
+file), and a summary with the phases listed as above (--all: every phase) and every problem
 is appended to $GITHUB_STEP_SUMMARY. GitHub shows 10 annotations of each kind per step, so gsd
 emits at most that many: errors first, the current phase's and milestone's before the others,
 and a notice saying how many more there are and where to read them. A summary that cannot be
@@ -79,7 +81,7 @@ written is said on stderr; it does not fail the check.`,
 				if a.getenv("GITHUB_ACTIONS") == "true" {
 					summary := false
 					if p := a.getenv("GITHUB_STEP_SUMMARY"); p != "" {
-						if err := appendStepSummary(p, r); err != nil {
+						if err := appendStepSummary(p, r, all); err != nil {
 							fmt.Fprintf(a.stderr, "gsd: warning: the job summary was not written: GITHUB_STEP_SUMMARY: %s\n", oneLine(err.Error()))
 						} else {
 							summary = true
@@ -217,11 +219,9 @@ func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
 		Problems:      nonNil(r.Problems),
 	}
 	out.Quick = progressQuickJSON{Done: r.QuickDone(), Total: len(r.Quick)}
-	for _, i := range r.ListOrder() {
+	shown, _ := r.Listed(all)
+	for _, i := range shown {
 		ph := &r.Phases[i]
-		if !all && !ph.InMilestone {
-			continue
-		}
 		pj := progressPhaseJSON{
 			Number: ph.Num, Name: ph.Name, Dir: optString(ph.Dir),
 			RoadmapStatus: ph.RoadmapStatus, Status: ph.Status, Current: i == r.Current, InMilestone: ph.InMilestone,
@@ -252,13 +252,9 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	// "> 12.3.1  name...  10/10  in-progress": 2 + 8 + name + 2 + 7 + 2 + 11.
 	const nameWidth = progressWidth - 2 - 8 - 2 - 7 - 2 - 11 - 1
 	printf(w, "  %-8s %s  %7s  %s\n", "phase", pad("name", nameWidth), "plans", "status")
-	hidden := 0
-	for _, i := range r.ListOrder() {
+	shown, hidden := r.Listed(all)
+	for _, i := range shown {
 		ph := &r.Phases[i]
-		if !all && !ph.InMilestone {
-			hidden++
-			continue
-		}
 		mark := styled(" ")
 		if i == r.Current {
 			mark = a.paint("cyan", ">")
@@ -271,7 +267,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 		printf(w, "%s %-8s %s  %7s  %s\n", mark, ph.Num, pad(clip(ph.Name, nameWidth), nameWidth), plans, a.phaseStatus(ph.Status))
 	}
 	if hidden > 0 {
-		fmt.Fprintf(w, "  (%s of other milestones and outside the roadmap: gsd progress --all)\n", textfmt.Plural(hidden, "phase"))
+		fmt.Fprintf(w, "  %s\n", hiddenPhases(hidden))
 	}
 	fmt.Fprintln(w)
 	if cur := r.CurrentPhase(); cur != nil {
@@ -296,8 +292,11 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 			a.field(w, "STATE.md", "missing (gsd state --write creates it)")
 		case st.Agrees:
 			a.field(w, "STATE.md", "agrees")
-		default:
+		case len(st.Differences) > 0:
 			a.field(w, "STATE.md", a.paint("yellow", "out of date"), " (gsd state --write)")
+		default:
+			c := st.Unsummarised[0]
+			a.field(w, "STATE.md", a.paint("yellow", "says "+lastElem(c.Path)+" was completed"), ", but it has no SUMMARY")
 		}
 	}
 	if len(r.Sessions) > 0 {
@@ -313,7 +312,7 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 				resume = fmt.Sprintf("task %d", s.ResumeTask)
 			}
 			printf(w, "  %s %s %-11s %-8s %-10s %s\n",
-				pad(clip(s.User, 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, a.activity(s.LastActivity))
+				pad(clip(s.TeamName(), 14), 14), pad(clip(plan, 16), 16), fmt.Sprintf("%d/%d done", s.Done, s.Total), resume, s.State, a.activity(s.LastActivity))
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -322,15 +321,20 @@ func (a *app) printProgress(w io.Writer, r *hydrate.ProgressReport, all bool) {
 	}
 }
 
-// progressLine says the percent and the counts it comes from: "50%  plans 1/2, phases 1/3". The
-// percent is over the plans written so far; while phases are still to plan it says so, lest 100%
-// read as done: "100% of planned plans  plans 2/2, phases 1/3, 2 not yet planned".
+// hiddenPhases says how many phases a list of the current milestone's leaves out.
+func hiddenPhases(n int) string {
+	return fmt.Sprintf("(%s of other milestones and outside the roadmap: gsd progress --all)", textfmt.Plural(n, "phase"))
+}
+
+// progressLine says the percent and both fractions it is the lesser of (as GSD computes it):
+// "50%  plans 1/2, phases 1/3"; and how many phases are still to plan, which cap it:
+// "33%  plans 2/2, phases 1/3, 2 not yet planned".
 func progressLine(p roadmap.Progress) string {
-	if p.PhasesUnplanned == 0 {
-		return fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	line := fmt.Sprintf("%d%%  plans %d/%d, phases %d/%d", p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal)
+	if p.PhasesUnplanned > 0 {
+		line += fmt.Sprintf(", %d not yet planned", p.PhasesUnplanned)
 	}
-	return fmt.Sprintf("%d%% of planned plans  plans %d/%d, phases %d/%d, %d not yet planned",
-		p.Percent, p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned)
+	return line
 }
 
 // printEvidence prints what the position rests on, one "file:line: decision: says" each.
@@ -392,6 +396,12 @@ func writeAnnotations(w io.Writer, ps []roadmap.Problem) {
 		case roadmap.SeverityWarning:
 			cmd = "warning"
 		}
+		if p.Dir {
+			// An annotation points at a file, not a directory: this one goes on the run, the
+			// directory named in its text.
+			fmt.Fprintf(w, "::%s::%s\n", cmd, escapeData(printable(p.File+": "+p.Message)))
+			continue
+		}
 		props := "file=" + escapeProperty(printable(p.File))
 		if p.Line > 0 {
 			props += fmt.Sprintf(",line=%d", p.Line)
@@ -409,8 +419,9 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// appendStepSummary appends a Markdown report to the job summary file.
-func appendStepSummary(name string, r *hydrate.ProgressReport) error {
+// appendStepSummary appends a Markdown report to the job summary file: the phases listed as gsd
+// progress lists them (the current milestone's, every phase with all), and every problem.
+func appendStepSummary(name string, r *hydrate.ProgressReport, all bool) error {
 	var b strings.Builder
 	p := r.Progress
 	b.WriteString("### gsd progress\n\n")
@@ -420,11 +431,14 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 	if p.PhasesUnplanned == 0 {
 		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d (%d%%)\n\n", p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.Percent)
 	} else {
-		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%% of planned plans)\n\n",
+		fmt.Fprintf(&b, "Plans %d/%d, phases %d/%d, %d not yet planned (%d%%)\n\n",
 			p.PlansComplete, p.PlansTotal, p.PhasesComplete, p.PhasesTotal, p.PhasesUnplanned, p.Percent)
 	}
-	b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
-	for _, i := range r.ListOrder() {
+	shown, hidden := r.Listed(all)
+	if len(shown) > 0 {
+		b.WriteString("| Phase | Name | Plans | Status |\n| --- | --- | --- | --- |\n")
+	}
+	for _, i := range shown {
 		ph := &r.Phases[i]
 		done, total := ph.Counted()
 		num := ph.Num.String()
@@ -432,6 +446,9 @@ func appendStepSummary(name string, r *hydrate.ProgressReport) error {
 			num = "**" + num + "**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d/%d | %s |\n", num, mdCell(ph.Name), done, total, ph.Status)
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&b, "\n%s\n", mdCell(hiddenPhases(hidden)))
 	}
 	if len(r.Problems) > 0 {
 		b.WriteString("\n| Severity | Location | Problem |\n| --- | --- | --- |\n")

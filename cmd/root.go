@@ -101,6 +101,9 @@ func mainWith(args []string, stdin io.Reader, stdout, stderr io.Writer, sc *subc
 		for _, w := range a.env.SettingsWarnings() {
 			a.warn("%s", w)
 		}
+		for _, w := range a.env.ScopeWarnings() {
+			a.warn("%s", w)
+		}
 		_ = a.env.Close()
 	}
 	if out.err != nil && (c == nil || c.Annotations[alwaysExitsZero] == "") {

@@ -24,14 +24,15 @@ func (a *app) newSessionsCmd() *cobra.Command {
 progress, last activity, the agent instance attached (from the journal) and the snapshot count.
 
 States: active (activity within the idle threshold), idle (no activity since; with a task in
-progress, an orphaned agent that gsd resume USER can take over), stale (with its reasons),
-complete, corrupt, no-session (snapshots or a journal, no session). Two users working on the same
-plan is a warning.
+progress, an orphaned agent that gsd resume USER can take over), taken-over (a teammate took it
+over with gsd resume since its last change: "taken over by bob on HOST at TIME (origin)"), stale
+(with its reasons), complete, corrupt, no-session (snapshots or a journal, no session). Two users
+working on the same plan is a warning, fetched sessions included.
 
 Teammates' sessions that gsd sync fetched follow those of this checkout, judged by the same
 rules, each with its remote and when its user last synced ("origin, synced ... (3h ago)"): the
-information is as fresh as that. A session a teammate took over says "taken over by". The idle threshold is --idle-after, else GSD_IDLE_AFTER, else .planning/config.json's
-gsd.idleAfter, else 2h.`,
+information is as fresh as that. The idle threshold is --idle-after, else GSD_IDLE_AFTER, else
+.planning/config.json's gsd.idleAfter, else 2h.`,
 		Example: `  gsd sessions
   gsd sessions --state idle,stale
   gsd sessions --json`,
@@ -103,11 +104,7 @@ func (a *app) printTeamSession(s hydrate.SessionSummary) {
 		printf(a.stdout, "    %s\n", r)
 	}
 	for _, t := range s.TakenOverBy {
-		on := ""
-		if t.Host != nil {
-			on = " on " + *t.Host
-		}
-		printf(a.stdout, "    taken over by %s%s at %s (%s)\n", t.By, on, t.Time.Format(time.RFC3339), t.Remote)
+		printf(a.stdout, "    taken over by %s\n", t)
 	}
 }
 

@@ -38,9 +38,12 @@ that names no plan (outside the project, no such file, no plan with that id) is 
 exit 2; a plan that cannot be bootstrapped (nothing to track, an invalid status) exits 1. A plan
 that already has its SUMMARY is refused unless --force.
 
-A forced start is a decision, recorded in the session's header (<!-- Forced: ... -->): the
-session is not stale because its plan has its SUMMARY or its phase is past, so hydrate keeps it
-until you start another plan (an edit of the plan still counts).
+Naming a plan the position would not start (one planned ahead, an old one left open) is a
+decision, recorded in the session's header (<!-- Chosen: ... -->): the session is not stale
+because its phase is not the current one, so hydrate keeps it, saying it is not the position's
+plan, until the plan has its SUMMARY or is edited. A forced start (<!-- Forced: ... -->) is kept
+whatever its SUMMARY says too, until you start another plan (an edit still counts). Starting
+the plan your session already follows writes nothing and says so ("Kept:"), progress kept.
 
 When the session is stale only because its own plan was edited (tasks renamed, added, removed or
 reordered), the fresh session carries over the status of every task still there, matched by its

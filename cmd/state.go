@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -83,9 +84,10 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 func (a *app) printStateDiff(sp *hydrate.StateReport, diff []byte) {
 	if len(diff) == 0 {
 		printf(a.stdout, "%s: already up to date\n", sp.Path)
-		return
+	} else {
+		a.stdout.Write(printableDiff(diff))
 	}
-	a.stdout.Write(printableDiff(diff))
+	printUnsummarised(a.stderr, sp, "gsd: note: ") // stdout is the diff alone
 }
 
 // printableDiff escapes each line of a diff as all text output is (printable): STATE.md's lines
@@ -130,10 +132,21 @@ func (a *app) printState(sp *hydrate.StateReport, write, written bool) {
 		printf(w, "%s: missing (gsd state --write creates it)\n", sp.Path)
 	case sp.Agrees:
 		printf(w, "%s: agrees\n", sp.Path)
-	default:
+	case len(sp.Differences) > 0:
 		printf(w, "%s: %s (gsd state --write rewrites it)\n", sp.Path, a.paint("yellow", "out of date"))
 		for _, d := range sp.Differences {
 			printf(w, "  %s:%d: says %s, derived %s\n", sp.Path, d.Line, textfmt.Quote(d.SaysText()), textfmt.Quote(d.Derived))
 		}
+	case len(sp.Unsummarised) > 0:
+		printf(w, "%s: %s\n", sp.Path, a.paint("yellow", "says a plan was completed that has no SUMMARY"))
+	}
+	printUnsummarised(w, sp, "  ")
+}
+
+// printUnsummarised lists the plans STATE.md says were completed that have no SUMMARY. No write
+// fixes these: the SUMMARY is missing, or the line is wrong.
+func printUnsummarised(w io.Writer, sp *hydrate.StateReport, prefix string) {
+	for _, c := range sp.Unsummarised {
+		printf(w, "%s%s:%d: says %s, but %s has no SUMMARY\n", prefix, sp.Path, c.Line, textfmt.Quote(c.Text), c.Path)
 	}
 }

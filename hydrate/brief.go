@@ -36,7 +36,10 @@ type Brief struct {
 	// Reading is one line, when the plan was just chosen by a position that is not sure: how
 	// sure it is and the other reading (nil otherwise).
 	Reading *string `json:"reading"`
-	Next    []Step  `json:"next"`
+	// TakenOver: teammates took the session over since it last changed (Result.TakenOver):
+	// their agent continues the plan.
+	TakenOver []TakenOver `json:"takenOverBy"`
+	Next      []Step      `json:"next"`
 	// AgentContext is what the agent itself was doing before the reset, as the hooks captured
 	// it from its transcript (Agents.AgentContext; nil: none). Brief leaves it to its caller.
 	AgentContext *AgentContext `json:"agentContext"`
@@ -103,6 +106,10 @@ func (e *Env) Brief(r *Result) *Brief {
 		Note:           r.Note,
 		WouldCarry:     r.WouldCarry,
 		Reading:        reading(r),
+		TakenOver:      r.TakenOver,
+	}
+	if b.TakenOver == nil {
+		b.TakenOver = []TakenOver{}
 	}
 	// A stale session's tasks are not what to work on: it must be hydrated afresh first.
 	if s.file != nil && s.Valid() {
@@ -256,6 +263,14 @@ func (e *Env) nextSteps(b *Brief) []Step {
 	}
 	switch b.State {
 	case StateResume:
+		if n := len(b.TakenOver); n > 0 {
+			// Someone else's agent continues the plan: the steps are not to resume it.
+			return []Step{
+				step("to see who works on what, on this machine and the ones gsd sync fetched", "sessions"),
+				step("to leave this plan to them and start other work", "start PLAN"),
+				step("only if they agree: to take the session back", "resume --force %s", b.TakenOver[n-1].TakeBack()),
+			}
+		}
 		if b.Resume == nil {
 			return nil
 		}

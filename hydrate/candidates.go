@@ -40,22 +40,6 @@ func (e *Env) SessionUsers() ([]string, error) {
 	return users, nil
 }
 
-// Plans lists every plan of every phase directory, in phase and plan order.
-func (e *Env) Plans() ([]roadmap.Plan, error) {
-	phases, err := roadmap.PhaseDirs(e.FS, e.PlanningDir)
-	if err != nil {
-		return nil, err
-	}
-	var out []roadmap.Plan
-	for _, ph := range phases {
-		if ph.Dir == "" {
-			continue
-		}
-		plans, err := roadmap.ScanPlans(e.FS, ph.Dir)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, plans...)
-	}
-	return out, nil
-}
+// Plans lists every plan of every phase directory, phases/ then milestones/*-phases/, in phase
+// and plan order, each paired with its SUMMARY as gsd progress pairs it (roadmap.AllPlans).
+func (e *Env) Plans() ([]roadmap.Plan, error) { return roadmap.AllPlans(e.FS, e.PlanningDir) }

@@ -76,7 +76,8 @@
 // # The team (env.Team())
 //
 //   - sessions.go: gsd sessions and hydrate's same-plan warning ([Team.Sessions],
-//     [Team.OthersOnPlan], [Team.SamePlanWarning]).
+//     [Team.OthersOnPlan], [Team.SamePlan]); takeover.go, whether a teammate took a session over
+//     since its last change.
 //   - resume.go: gsd resume, taking a teammate's session over ([Team.TakeOver]).
 //   - sync.go: gsd sync and the hooks' sync ([Team.Sync]); package teamsync keeps the sessions in
 //     git refs, and fetched.go reads the ones it fetched for sessions and resume.

@@ -60,6 +60,7 @@ type Env struct {
 	FS          fs.FS  // the project, rooted at Root
 	PlanningDir string // ".planning", or a workstream's directory under it
 	workstream  string // GSD_WORKSTREAM, as Config had it
+	scopeWarn   string // why a broken .planning/active-workstream was overruled (roadmap.Selection.Warning)
 	User        identity.Identity
 
 	now         func() time.Time
@@ -125,6 +126,16 @@ func (e *Env) Position() (*roadmap.Position, error) {
 	return pos, nil
 }
 
+// ScopeWarnings are the one-line warnings about which planning directory is in force: a broken
+// .planning/active-workstream pointer, overruled (the root is in force). Every command gives
+// them; none fails for them.
+func (e *Env) ScopeWarnings() []string {
+	if e == nil || e.scopeWarn == "" {
+		return nil
+	}
+	return []string{e.scopeWarn}
+}
+
 // Open finds the project root from cfg.Dir upward, resolves the user and where to lock.
 func Open(cfg Config) (*Env, error) {
 	root, err := ProjectRoot(cfg.Dir)
@@ -160,14 +171,15 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 			return nil, err
 		}
 	}
-	pdir := ".planning"
+	pdir, scopeWarn := ".planning", ""
 	if !cfg.AnyWorkstream {
-		var err error
-		if pdir, err = roadmap.PlanningDir(fsys, cfg.Workstream); err != nil {
+		sel, err := roadmap.Select(fsys, cfg.Workstream)
+		if err != nil {
 			return nil, err
 		}
+		pdir, scopeWarn = sel.Dir(), sel.Warning()
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv, stateDir: cfg.StateDir}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, scopeWarn: scopeWarn, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, lookupEnv: idEnv.LookupEnv, stateDir: cfg.StateDir}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -255,7 +267,7 @@ func (e *Env) phasePlans(planPath string) ([]roadmap.Plan, error) {
 	if e.pos != nil && e.pos.Phase != nil && e.pos.Phase.Dir == dir {
 		return e.pos.Phase.Plans, nil // the position listed it already
 	}
-	plans, err := roadmap.ScanPlans(e.FS, dir)
+	plans, err := roadmap.PhasePlans(e.FS, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -109,24 +109,26 @@ func (e *Env) addFetched(res *SessionsResult, now time.Time, idleAfter time.Dura
 			if h.Host != "" {
 				host = ptr(h.Host)
 			}
-			takeovers[h.User] = append(takeovers[h.User], TakenOver{By: h.By, Host: host, Remote: f.Remote, Time: h.Time})
+			takeovers[h.User] = mergeTakeovers(takeovers[h.User], []TakenOver{{By: h.By, Host: host, Remote: f.Remote, Time: h.Time}})
 		}
 	}
+	e.ownTakeovers(list, takeovers)
 	for i := range res.Sessions {
-		res.Sessions[i].TakenOverBy = takeovers[res.Sessions[i].User]
+		ts := &res.Sessions[i]
+		ts.TakenOverBy = mergeTakeovers(ts.TakenOverBy, takeoversSince(takeovers[ts.User], ts.LastActivity))
+		judgeTakenOver(ts)
+	}
+	local := map[string]bool{}
+	for _, ts := range res.Sessions {
+		local[ts.User] = true
 	}
 	for _, f := range list {
-		if f.User == e.User.User && e.User.User != "" {
-			continue // the user's own published session: this checkout's is the one
+		if f.User == e.User.User && e.User.User != "" || local[f.User] {
+			continue // the user's own published session, or one this checkout has: this checkout's is the one
 		}
 		ts := e.fetchedTeamSession(f, now, idleAfter)
-		var after []TakenOver
-		for _, t := range takeovers[f.User] {
-			if !t.Time.Before(ts.LastActivity) {
-				after = append(after, t)
-			}
-		}
-		ts.TakenOverBy = after
+		ts.TakenOverBy = takeoversSince(takeovers[f.User], ts.LastActivity)
+		judgeTakenOver(&ts)
 		res.Sessions = append(res.Sessions, ts)
 	}
 }

@@ -52,6 +52,10 @@ type Result struct {
 	// readings a person could defend (roadmap.Position's).
 	Confidence   roadmap.Confidence
 	Alternatives []roadmap.Alternative
+
+	// TakenOver: teammates took the session over since the user last changed it (takeover.go),
+	// oldest first: their agent continues the plan, and resuming it here would duplicate it.
+	TakenOver []TakenOver
 }
 
 // notePosition records how sure the position that chose the plan is.
@@ -82,7 +86,7 @@ func (e *Env) Hydrate(opts Options) (*Result, error) {
 func (e *Env) hydrate(opts Options) (*Result, error) {
 	// Most runs find a valid session: judge it without the lock, and take the lock (and judge
 	// again under it) only when something is to be written.
-	s, err := e.Inspect()
+	s, err := e.inspectReplacing()
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +97,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			res.PlanIgnored = err != nil || cur != opts.Plan
 		}
 		e.next(res)
+		e.noteTakeovers(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
@@ -106,11 +111,14 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		}
 		res.WouldStart = plan
 		res.WouldCarry = plan != "" && e.carryable(s, plan)
+		if s.State == StateNoSession && res.Untrackable != "" {
+			s.Plan = res.Untrackable // the plan found, though there is nothing to track in it
+		}
 		return res, nil
 	}
 	var res *Result
 	err = e.withLock(func() error {
-		s, err := e.Inspect()
+		s, err := e.inspectReplacing()
 		if err != nil {
 			return err
 		}
@@ -119,6 +127,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		case StateNoSession, StateStale, StateCorrupt:
 		default:
 			e.next(res)
+			e.noteTakeovers(res)
 			return nil
 		}
 		plan, data, err := e.bootstrapPlan(res, opts.Plan)
@@ -129,8 +138,9 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			switch {
 			case s.State != StateNoSession:
 			case res.Untrackable != "":
-				// A plan exists: "no plan" would send the user to plan a phase that is planned.
-				s.State = StateNoTasks
+				// A plan exists: "no plan" would send the user to plan a phase that is planned;
+				// and it is the plan found, though no session copies it.
+				s.State, s.Plan = StateNoTasks, res.Untrackable
 			default:
 				s.State = StateNoPlan
 			}
@@ -194,7 +204,11 @@ func (e *Env) bootstrapPlan(res *Result, plan string) (string, []byte, error) {
 		}
 		return plan, data, err
 	}
-	return e.prepare(plan)
+	plan, data, err := e.prepare(plan)
+	if err == nil {
+		data = e.chosen(plan, data) // a plan the user named (--plan) is a decision, as for gsd start
+	}
+	return plan, data, err
 }
 
 // startInto archives the session in res and writes data, bootstrapped from plan, in its place;
@@ -232,6 +246,13 @@ func (e *Env) next(res *Result) {
 	}
 }
 
+// noteTakeovers records the takeovers of a session with a task to resume.
+func (e *Env) noteTakeovers(res *Result) {
+	if res.State == StateResume {
+		res.TakenOver = e.takeovers(e.User.User, res.src)
+	}
+}
+
 // Start archives the user's existing session, if any, and bootstraps a fresh one from plan (root
 // relative); "" means the active plan.
 func (e *Env) Start(plan string) (*Result, error) { return e.StartWith(plan, StartOptions{}) }
@@ -246,14 +267,13 @@ type StartOptions struct {
 func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	var res *Result
 	err := e.withLock(func() error {
-		s, err := e.Inspect()
+		// An existing session with an invalid status is archived as corrupt, never lost.
+		s, err := e.inspectReplacing()
 		if err != nil {
-			// An existing session with an invalid status is still archived, never lost.
-			if s, err = e.inspectLoosely(); err != nil {
-				return err
-			}
+			return err
 		}
 		res = &Result{Session: s, Found: s.State}
+		named := plan != ""
 		if plan == "" {
 			pos, err := e.Position()
 			if err != nil {
@@ -275,8 +295,18 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 		if opts.Force {
 			// A decision: the session is kept (staleness) until the user starts another.
 			data = planfile.MarkForced(data)
+		} else if named {
+			data = e.chosen(plan, data)
 		}
-		if e.carryable(s, plan) {
+		if follows(s, plan) {
+			// The session already copies plan: its progress is kept. Unchanged and with every
+			// decision it needs already recorded, nothing is written; else its statuses are
+			// carried into the fresh session (an edited plan, or a decision to record).
+			if !edited(s, data) && decided(s, data) {
+				res.Actions = []Action{{Kind: ActionKept, Path: s.Path, From: plan}}
+				e.next(res)
+				return nil
+			}
 			return e.carryInto(res, plan, data)
 		}
 		return e.startInto(res, plan, data)
@@ -284,16 +314,36 @@ func (e *Env) StartWith(plan string, opts StartOptions) (*Result, error) {
 	return res, err
 }
 
-// inspectLoosely reads a session that Inspect refused (an invalid status) just far enough to
-// archive it.
-func (e *Env) inspectLoosely() (*Session, error) {
-	s := &Session{Path: e.SessionPath()}
-	src, err := e.readFile(s.Path)
-	if err != nil {
-		return nil, err
+// chosen marks data, a fresh session from plan, as the user's decision (planfile.MarkChosen)
+// when plan is not the one the position would start: naming the position's own plan follows
+// the position, and decides nothing.
+func (e *Env) chosen(plan string, data []byte) []byte {
+	if pos, err := e.Position(); err == nil && pos.Active != nil && pos.Active.Path == plan {
+		return data
 	}
-	s.Exists, s.src, s.State = true, src, StateStale
-	return s, nil
+	return planfile.MarkChosen(data)
+}
+
+// follows says whether the session s (valid or stale, never corrupt) copies plan.
+func follows(s *Session, plan string) bool {
+	if s.file == nil || s.State == StateCorrupt {
+		return false
+	}
+	cur, err := cleanRel(s.Plan)
+	return err == nil && cur == plan
+}
+
+// edited says whether the fresh session data has other tasks than the session s: the plan was
+// edited since s was started (task count or names, as staleness judges it).
+func edited(s *Session, data []byte) bool {
+	return len(taskChanges(s.file, planfile.Scan(data))) > 0
+}
+
+// decided says whether the session s already records every decision the fresh session data
+// does (Chosen, Forced).
+func decided(s *Session, data []byte) bool {
+	have, want := s.file.Header, planfile.ReadHeader(data)
+	return (have.Chosen || !want.Chosen) && (have.Forced || !want.Forced)
 }
 
 // prepare builds a fresh session from plan, touching nothing: a plan that cannot be

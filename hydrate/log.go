@@ -112,7 +112,11 @@ type JournalStream struct {
 	Last     journal.Event
 	HasLast  bool
 	Instance string
-	each     func(fn func(journal.Event) error) error
+	// Own is the last event of the user's own doing, without its session text (HasOwn false
+	// when there is none): a handed-over event is a teammate's, not the user's activity.
+	Own    journal.Event
+	HasOwn bool
+	each   func(fn func(journal.Event) error) error
 }
 
 // attached is the agent instance attached to a session after event ev, cur before it: the
@@ -135,6 +139,9 @@ func (js *JournalStream) note(ev journal.Event, seen map[Writer]bool) {
 	js.Instance = attached(js.Instance, ev)
 	ev.Session = ""
 	js.Last, js.HasLast = ev, true
+	if ev.Type != journal.HandedOver {
+		js.Own, js.HasOwn = ev, true
+	}
 	js.MaxSeq = max(js.MaxSeq, ev.Seq)
 	if w := (Writer{ev.Source, ev.Instance}); !seen[w] {
 		seen[w] = true
@@ -197,6 +204,7 @@ func (e *Env) openJournal(rel string) (*JournalStream, error) {
 	}
 	js.Problems = lr.Problems
 	js.MaxSeq, js.Writers, js.Last, js.HasLast, js.Instance = 0, nil, journal.Event{}, false, ""
+	js.Own, js.HasOwn = journal.Event{}, false
 	clear(seen)
 	for _, ev := range lr.Events {
 		js.note(ev, seen)

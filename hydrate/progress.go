@@ -15,7 +15,7 @@ import (
 // problems of both (the model's plus the sessions' and STATE.md's).
 type ProgressReport struct {
 	*roadmap.Project
-	Sessions  []SessionSummary // this checkout's (gsd sessions adds the teammates' gsd sync fetched)
+	Sessions  []SessionSummary // as gsd sessions lists them: this checkout's and the ones gsd sync fetched
 	StateFile *StateReport     // what STATE.md says against the derived position; nil without STATE.md
 	Trackable *bool            // whether the active plan has tasks gsd can track (elements or sections); nil without one
 	PlanFiles int              // every plan file of the tree (all milestones and workstreams)
@@ -119,21 +119,27 @@ func (p Project) Progress() (*ProgressReport, error) {
 	return r, nil
 }
 
-// sessions summarizes every user's session of this checkout as gsd sessions does, adding a
-// problem for each corrupt, stale or idle one and each plan two users work on.
+// sessions summarizes every user's session as gsd sessions does (the ones gsd sync fetched
+// too), adding a problem for each corrupt, stale, idle or taken-over one of this checkout (a
+// fetched session is no file here) and each plan two users work on.
 func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
 	idleAfter, err := e.idleAfter()
 	if err != nil {
 		return nil, err
 	}
-	out, _, err := e.localSummaries(e.now(), idleAfter) // an unreadable journal is gsd sessions' and gsd log's to say
+	res, err := e.teamSessions(idleAfter) // an unreadable journal is gsd sessions' and gsd log's to say
 	if err != nil {
 		return nil, err
 	}
-	shared := markShared(out)
+	out, shared := res.Sessions, res.shared
 	for _, s := range out {
+		if s.Remote != nil {
+			continue
+		}
 		p := s.Path
 		switch s.State {
+		case TeamTakenOver:
+			*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityInfo, File: p, Message: "session taken over by " + s.TakenOverBy[len(s.TakenOverBy)-1].String()})
 		case TeamCorrupt:
 			if s.readErr != nil {
 				*problems = append(*problems, unreadable(p, s.readErr))
@@ -147,7 +153,7 @@ func (e *Env) sessions(problems *[]roadmap.Problem) ([]SessionSummary, error) {
 		}
 	}
 	for _, w := range shared {
-		*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: w})
+		*problems = append(*problems, roadmap.Problem{Severity: roadmap.SeverityWarning, File: SessionsDir, Message: w, Dir: true})
 	}
 	return out, nil
 }

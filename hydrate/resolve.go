@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 // ResolvePlan turns a plan as typed on the command line into a root-relative path: a file path
 // (absolute, or relative to dir), or else a plan id such as 03-02 or 10-01-FIX, looked up in the
-// phase directories. A path that exists is returned as it is, for the bootstrap to judge (a file
+// phase directories as gsd progress lists them (Plans: phases/, then milestones/*-phases/). A path that exists is returned as it is, for the bootstrap to judge (a file
 // with no tasks is a failure of that file, not of the command line); anything else is an
 // *ArgError.
 func (e *Env) ResolvePlan(dir, arg string) (string, error) {
@@ -26,11 +28,20 @@ func (e *Env) ResolvePlan(dir, arg string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		var hits []string
+		// A plan under phases/ is the one meant over a shipped milestone's of the same id (the
+		// numbers restarted): the archives are searched only when phases/ has none.
+		var hits, archived []string
 		for _, p := range plans {
-			if strings.EqualFold(p.ID, arg) {
+			switch {
+			case !strings.EqualFold(p.ID, arg):
+			case roadmap.Archived(p.Path):
+				archived = append(archived, p.Path)
+			default:
 				hits = append(hits, p.Path)
 			}
+		}
+		if len(hits) == 0 {
+			hits = archived
 		}
 		switch len(hits) {
 		case 1:

@@ -11,7 +11,8 @@ import (
 // it instead of adding another identical copy.
 func TestStartRetryAddsNoDuplicateArchive(t *testing.T) {
 	files := baseFiles()
-	sess := session(".planning/phases/03-three/03-02-PLAN.md", "complete", "pending", "pending")
+	// (A session of another plan: a start of the plan it already follows archives nothing.)
+	sess := session(".planning/phases/01-one/01-01-PLAN.md", "complete")
 	files[".planning/sessions/ann/current-plan.md"] = sess
 	// What the killed start left: its archive, under an earlier stamp.
 	files[".planning/sessions/ann/current-plan.20260101000000.stale"] = sess

@@ -123,6 +123,33 @@ func (e *Env) inspectBytes(rel string, src []byte) (*Session, error) {
 	return s, nil
 }
 
+// corruptError is a session file whose content no command can work from as it is: a task
+// status gsd does not know (status="done"), or bytes the scanner refuses. It is an error for the
+// commands that read the session (gsd mark-* on that task repairs a status), and a corrupt
+// session for those that replace it (hydrate and start archive it, never lose it).
+type corruptError struct{ error }
+
+func (e corruptError) Unwrap() error { return e.error }
+
+// inspectReplacing is Inspect for a use case that replaces the session: a session whose content
+// cannot be worked from (corruptError) is a corrupt one, to archive, not an error.
+func (e *Env) inspectReplacing() (*Session, error) {
+	s, err := e.Inspect()
+	var ce corruptError
+	if !errors.As(err, &ce) {
+		return s, err
+	}
+	s = &Session{Path: e.SessionPath()}
+	src, rerr := e.readFile(s.Path)
+	if rerr != nil {
+		return nil, rerr
+	}
+	h := planfile.ReadHeader(src)
+	s.Exists, s.src, s.State, s.Plan, s.Started = true, src, StateCorrupt, h.Plan, h.Started
+	s.CorruptReasons = []string{ce.Error()}
+	return s, nil
+}
+
 // judge checks a session that read for staleness; a corrupt one is left as it is.
 func (e *Env) judge(s *Session) {
 	if s.State == StateCorrupt {
@@ -140,7 +167,7 @@ func (s *Session) read(src []byte) error {
 	s.src = src
 	p := planfile.Scan(src)
 	if p.Err != nil {
-		return fileError(s.Path, p.Err)
+		return corruptError{fileError(s.Path, p.Err)}
 	}
 	s.file = p
 	s.Plan, s.Started = p.Header.Plan, p.Header.Started
@@ -150,7 +177,7 @@ func (s *Session) read(src []byte) error {
 	}
 	sts, err := p.Statuses()
 	if err != nil {
-		return fileError(s.Path, err)
+		return corruptError{fileError(s.Path, err)}
 	}
 	for _, pr := range p.Problems {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s:%d: %s", s.Path, pr.Line, pr.Message))
@@ -173,6 +200,19 @@ func (s *Session) read(src []byte) error {
 // directory.
 func inPhase(ph *roadmap.Phase, planPath string) bool {
 	return path.Dir(planPath) == ph.Dir || slices.ContainsFunc(ph.Plans, func(p roadmap.Plan) bool { return p.Path == planPath })
+}
+
+// notPositionsPlan says, for a session the user chose (gsd start PLAN), that its plan is not the
+// one the position would start, and how to follow the position instead; "" when it is.
+func notPositionsPlan(pos *roadmap.Position, planPath string) string {
+	if pos.Active != nil && pos.Active.Path == planPath {
+		return ""
+	}
+	where := NoActivePlan(pos)
+	if pos.Active != nil {
+		where = fmt.Sprintf("phase %s is current, and its active plan is %s", pos.Phase.Num, pos.Active.Path)
+	}
+	return fmt.Sprintf("not the position's plan (%s); kept, as you started it with gsd start (gsd start alone follows the position)", where)
 }
 
 // resumePoint is the first task that is not complete; an in-progress one was interrupted and is
@@ -206,21 +246,29 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	// The position lists the current phase's directory; worked out first, the completed check
 	// below reuses that listing when the session is in the current phase (the common case).
 	pos, posErr := e.Position()
-	// A forced start (gsd start --force) is the user's decision to work on this plan whatever
-	// its SUMMARY and its phase say: it holds until they start another plan. Edits of the plan
-	// still count.
-	forced := p.Header.Forced
+	// A start from a named plan (gsd start PLAN) is the user's decision to work on it whatever
+	// the current phase is; forced (gsd start --force), whatever its SUMMARY says too. It holds
+	// until the plan has its SUMMARY (unless forced) or is edited: the edits still count below.
+	forced, chosen := p.Header.Forced, p.Header.Chosen || p.Header.Forced
 	// Completed: a SUMMARY with the plan's id exists (paired by id, never by editing the path).
 	if summary := e.summaryOf(planPath); summary != "" && !forced {
 		why = append(why, fmt.Sprintf("plan already completed (%s exists)", summary))
 	}
 	// Phase advanced: the plan's phase is not the current phase of the position model.
-	if num, ok := roadmap.PhaseOf(planPath); ok && !forced {
+	if num, ok := roadmap.PhaseOf(planPath); ok {
 		switch err := posErr; {
 		case err != nil:
 			// Too large, a directory, a symlink out of the project: say so rather than pass
 			// the phase check in silence.
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%v; the phase was not checked against it", err))
+		case chosen:
+			if w := notPositionsPlan(pos, planPath); w != "" {
+				s.Warnings = append(s.Warnings, w)
+			}
+		case pos.Phase != nil && !pos.Phase.Num.Equal(num) && pos.Ahead(num):
+			// Not "advanced": the position is behind the session (it went back to an earlier
+			// phase, or the session was started ahead of it).
+			why = append(why, fmt.Sprintf("phase is not the current one (session is in phase %s, after the current phase %s)", num, pos.Phase.Num))
 		case pos.Phase != nil && !pos.Phase.Num.Equal(num):
 			why = append(why, fmt.Sprintf("phase has advanced (session is in phase %s, the current phase is %s)", num, pos.Phase.Num))
 		case pos.Phase != nil && !inPhase(pos.Phase, planPath):
@@ -238,13 +286,19 @@ func (e *Env) staleness(s *Session, p *planfile.File) []string {
 	if fresh.Err != nil {
 		return append(why, "plan file cannot be scanned: "+about(planPath, fresh.Err))
 	}
+	return append(why, taskChanges(p, fresh)...)
+}
+
+// taskChanges says how the tasks of the plan (or a fresh session of it), fresh, differ from the
+// session p's: their count, else each name that differs. None when the plan was not edited.
+func taskChanges(p, fresh *planfile.File) []string {
 	if len(fresh.Tasks) != len(p.Tasks) {
-		why = append(why, fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks)))
-	} else {
-		for i := range fresh.Tasks {
-			if a, b := p.Tasks[i].Name(), fresh.Tasks[i].Name(); a != b {
-				why = append(why, fmt.Sprintf("task %d is %s in the session but %s in the plan", i+1, textfmt.Quote(a), textfmt.Quote(b)))
-			}
+		return []string{fmt.Sprintf("task count differs (session has %d, plan has %d)", len(p.Tasks), len(fresh.Tasks))}
+	}
+	var why []string
+	for i := range fresh.Tasks {
+		if a, b := p.Tasks[i].Name(), fresh.Tasks[i].Name(); a != b {
+			why = append(why, fmt.Sprintf("task %d is %s in the session but %s in the plan", i+1, textfmt.Quote(a), textfmt.Quote(b)))
 		}
 	}
 	return why

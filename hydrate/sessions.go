@@ -28,10 +28,11 @@ const (
 	TeamComplete  = "complete"   // every task complete
 	TeamCorrupt   = "corrupt"    // not a session, or unreadable (Reasons)
 	TeamNoSession = "no-session" // a user directory with snapshots or a journal but no session
+	TeamTakenOver = "taken-over" // a teammate took it over since its last change (TakenOverBy): their agent continues it
 )
 
 // TeamStates are the states, in the order gsd sessions --state accepts them.
-var TeamStates = []string{TeamActive, TeamIdle, TeamStale, TeamComplete, TeamCorrupt, TeamNoSession}
+var TeamStates = []string{TeamActive, TeamIdle, TeamTakenOver, TeamStale, TeamComplete, TeamCorrupt, TeamNoSession}
 
 // SessionSummary is one user's session as gsd sessions, gsd progress, gsd stats' users and the
 // MCP server's list_sessions report it: one type, one judge (judgeTeam), one idle rule (the
@@ -68,6 +69,8 @@ type SessionsResult struct {
 	IdleAfter time.Duration
 	Sessions  []SessionSummary
 	Warnings  []string // two users on one plan, unreadable journals
+
+	shared []string // the warnings of two users on one plan
 }
 
 // Sessions reports every user's session under .planning/sessions, with its state against the
@@ -82,14 +85,22 @@ func (t Team) Sessions(idleAfter time.Duration) (*SessionsResult, error) {
 		}
 		idleAfter = d
 	}
+	return e.teamSessions(idleAfter)
+}
+
+// teamSessions is every session gsd sessions lists, this checkout's and the ones gsd sync
+// fetched, each judged (takeovers included), with the warnings of both, the same-plan warning
+// among all of them last.
+func (e *Env) teamSessions(idleAfter time.Duration) (*SessionsResult, error) {
 	res := &SessionsResult{IdleAfter: idleAfter}
 	now := e.now()
 	var err error
 	if res.Sessions, res.Warnings, err = e.localSummaries(now, idleAfter); err != nil {
 		return nil, err
 	}
-	res.Warnings = append(res.Warnings, markShared(res.Sessions)...)
 	e.addFetched(res, now, idleAfter)
+	res.shared = markShared(res.Sessions)
+	res.Warnings = append(res.Warnings, res.shared...)
 	return res, nil
 }
 
@@ -171,7 +182,8 @@ func (e *Env) summarize(user string, now time.Time, idleAfter time.Duration) (Se
 		if js, err := other.openJournal(other.journalPath()); err != nil {
 			warn = err
 		} else {
-			ts.Instance, last, haveLast = js.Instance, js.Last, js.HasLast
+			// A handed-over event is a teammate's doing, not this user's activity.
+			ts.Instance, last, haveLast = js.Instance, js.Own, js.HasOwn
 		}
 	}
 	// The journal's time is the activity when the session is still what its last event left;
@@ -205,7 +217,22 @@ func (e *Env) summarize(user string, now time.Time, idleAfter time.Duration) (Se
 		return ts, true, warn
 	}
 	e.judgeTeam(&ts, s, now, idleAfter)
+	if hasJournal {
+		ts.TakenOverBy = e.takeovers(user, s.src)
+		judgeTakenOver(&ts)
+	}
 	return ts, true, warn
+}
+
+// judgeTakenOver gives ts the state taken-over when a takeover of it holds (TakenOverBy): the
+// teammate's agent continues the plan. Only a session with a task to resume can be taken over
+// so; a stale, corrupt or complete one keeps its state. An idle one's reason (an orphaned agent
+// to take over) no longer applies.
+func judgeTakenOver(ts *SessionSummary) {
+	if len(ts.TakenOverBy) == 0 || ts.State != TeamActive && ts.State != TeamIdle {
+		return
+	}
+	ts.State, ts.Reasons = TeamTakenOver, []string{}
 }
 
 // judgeTeam gives ts its state from its session s and its last activity: the one rule for a
@@ -268,13 +295,13 @@ func sharedPlans(us []planUser) (plans []string, users map[string][]string) {
 	return plans, users
 }
 
-// markShared sets SharedWith on the sessions that share a plan (sharedPlans), and returns one
-// warning per such plan.
+// markShared sets SharedWith on the sessions that share a plan (sharedPlans), this checkout's
+// and the fetched ones ("bob@origin") alike, and returns one warning per such plan.
 func markShared(ss []SessionSummary) []string {
 	us := make([]planUser, len(ss))
 	at := make(map[string]int, len(ss))
 	for i, s := range ss {
-		us[i], at[s.User] = planUser{s.User, s.Plan, s.state}, i
+		us[i], at[s.TeamName()] = s.planUser(), i
 	}
 	plans, users := sharedPlans(us)
 	var warns []string
@@ -291,35 +318,68 @@ func markShared(ss []SessionSummary) []string {
 	return warns
 }
 
+// TeamName is how lists and the same-plan warning name the session's user: "bob", or
+// "bob@origin" for a session gsd sync fetched (the name gsd resume takes).
+func (s *SessionSummary) TeamName() string {
+	if s.Remote != nil {
+		return s.User + "@" + *s.Remote
+	}
+	return s.User
+}
+
+// planUser is the session as sharedPlans sees it: a session taken over is not worked on.
+func (s *SessionSummary) planUser() planUser {
+	u := planUser{s.TeamName(), s.Plan, s.state}
+	if s.State == TeamTakenOver {
+		u.plan = ""
+	}
+	return u
+}
+
 func samePlanWarning(users []string, plan string) string {
 	return fmt.Sprintf("%s are working on the same plan %s; their statuses will diverge", andList(users), plan)
 }
 
 // OthersOnPlan lists the other users who work on plan as the user does, by sharedPlans' rule,
-// for when the user's session has a task to resume on plan. Every teammate's session file is
-// read for its header; only those naming plan are judged.
+// for when the user's session has a task to resume on plan: teammates of this checkout, and
+// those whose sessions gsd sync fetched ("bob@origin"). Every teammate's session file is read
+// for its header; only those naming plan are judged. A session taken over is not worked on. The
+// fetched sessions are read (two git processes) only when gsd sync has fetched some.
 func (t Team) OthersOnPlan(plan string) []string {
 	e := t.e
 	if plan == "" {
 		return nil
 	}
 	ents, err := fs.ReadDir(e.FS, SessionsDir)
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	us := []planUser{{e.User.User, plan, StateResume}}
+	local := map[string]bool{}
 	for _, d := range ents {
 		if !d.IsDir() || d.Name() == e.User.User {
 			continue
 		}
+		local[d.Name()] = true // a session gsd sync fetched of this user is the one here, as published
 		other := *e
 		other.User.User = d.Name()
 		src, err := other.readFile(other.SessionPath())
 		if err != nil || planfile.ReadHeader(src).Plan != plan {
 			continue // most teammates follow another plan: their sessions need not be judged
 		}
-		if s, err := other.Inspect(); err == nil {
+		if s, err := other.Inspect(); err == nil && len(e.takeovers(d.Name(), s.src)) == 0 {
 			us = append(us, planUser{d.Name(), s.Plan, s.State})
+		}
+	}
+	if e.hasFetched() {
+		if idleAfter, err := e.idleAfter(); err == nil {
+			res := &SessionsResult{}
+			e.addFetched(res, e.now(), idleAfter)
+			for i := range res.Sessions {
+				if ts := &res.Sessions[i]; ts.Plan == plan && !local[ts.User] {
+					us = append(us, ts.planUser())
+				}
+			}
 		}
 	}
 	_, users := sharedPlans(us)
@@ -327,6 +387,20 @@ func (t Team) OthersOnPlan(plan string) []string {
 		return nil
 	}
 	return users[plan][1:]
+}
+
+// SamePlan is hydrate's same-plan warning for its result res, "" for none: the user's session
+// has a task to resume, no teammate took it over (then the user is not the one working on it),
+// and others work on its plan (OthersOnPlan).
+func (t Team) SamePlan(res *Result) string {
+	if res.State != StateResume || len(res.TakenOver) > 0 {
+		return ""
+	}
+	others := t.OthersOnPlan(res.Plan)
+	if len(others) == 0 {
+		return ""
+	}
+	return t.SamePlanWarning(others, res.Plan)
 }
 
 // SamePlanWarning is the warning for the user and others on one plan.

@@ -31,7 +31,7 @@ type CurrentPosition struct {
 	PlanDone    int    `json:"planDone"`   // plans of the phase complete
 	PlanTotal   int    `json:"planTotal"`  // plans of the phase (FIX plans not counted)
 	Status      string `json:"status"`     // "Ready to plan", "Ready to execute", "In progress", "Phase complete", "Complete"
-	Percent     int    `json:"percent"`    // plans complete over all plans
+	Percent     int    `json:"percent"`    // the milestone's percent complete (roadmap.Progress.Percent)
 	ActivePlan  string `json:"activePlan"` // the plan to work on next, "" if none
 	PhasesDone  int    `json:"phasesComplete"`
 	PhasesTotal int    `json:"phasesTotal"`
@@ -50,6 +50,8 @@ func (p CurrentPosition) values(full bool) statemd.Values {
 	// v1.1 starting)") is better informed than a 0 from nothing.
 	if full && p.PlansTotal > 0 {
 		v.Percent, v.PercentKnown = p.Percent, true
+		pr := roadmap.Progress{PhasesComplete: p.PhasesDone, PhasesTotal: p.PhasesTotal, PlansComplete: p.PlansDone, PlansTotal: p.PlansTotal, Percent: p.Percent}
+		v.PercentAgrees = pr.Agrees // the percent GSD writes for these counts is not rewritten
 		v.TotalPhases, v.CompletedPhases, v.TotalPlans, v.CompletedPlans = p.PhasesTotal, p.PhasesDone, p.PlansTotal, p.PlansDone
 		v.CountsKnown = true
 	}
@@ -82,6 +84,10 @@ type StateReport struct {
 	Position    CurrentPosition `json:"position"`
 	Agrees      bool            `json:"agrees"`
 	Differences []Difference    `json:"differences"`
+	// Unsummarised are the plans STATE.md says were completed that have no SUMMARY
+	// (roadmap.Project.Unsummarised): while there are any, STATE.md does not agree, and --write
+	// cannot fix it.
+	Unsummarised []roadmap.StateClaim `json:"unsummarised"`
 }
 
 // DeriveCurrentPosition works out the position STATE.md records from a loaded project: the
@@ -173,13 +179,16 @@ func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 // stateReport derives the position and compares STATE.md's text src (nil when there is no
 // STATE.md) with it.
 func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
-	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}}
+	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}, Unsummarised: []roadmap.StateClaim{}}
 	if src == nil {
 		return sp
 	}
 	sp.Exists = true
 	sp.Differences = compareState(src, sp.Position, true)
-	sp.Agrees = len(sp.Differences) == 0
+	if proj.Unsummarised != nil {
+		sp.Unsummarised = proj.Unsummarised
+	}
+	sp.Agrees = len(sp.Differences) == 0 && len(sp.Unsummarised) == 0
 	return sp
 }
 
@@ -234,7 +243,7 @@ func (e *Env) writeState(proj *roadmap.Project) (*StateReport, bool, error) {
 		}
 		changed = true
 		e.pos = nil // the position read STATE.md (and what it declares) before this write
-		sp.Exists, sp.Agrees, sp.Differences = true, true, []Difference{}
+		sp.Exists, sp.Agrees, sp.Differences = true, len(sp.Unsummarised) == 0, []Difference{}
 		return nil
 	})
 	return sp, changed, err

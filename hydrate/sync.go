@@ -462,3 +462,29 @@ func takenOverNote(h teamsync.Handover) string {
 	}
 	return n + " at " + h.Time.Format(time.RFC3339) + " (seen through " + h.Remote + ")"
 }
+
+// handedOverTo reads a handed-over event back: takenOverNote's, or gsd resume's on this checkout
+// ("resumed by USER", at the event's time, Remote "").
+func handedOverTo(ev journal.Event) (TakenOver, bool) {
+	rest, ok := strings.CutPrefix(ev.Note, "resumed by ")
+	if ev.Type != journal.HandedOver || !ok {
+		return TakenOver{}, false
+	}
+	t := TakenOver{Time: ev.Time.UTC()}
+	if r, ok := strings.CutSuffix(rest, ")"); ok {
+		if i := strings.LastIndex(r, " (seen through "); i >= 0 {
+			rest, t.Remote = r[:i], r[i+len(" (seen through "):]
+		}
+	}
+	if i := strings.LastIndex(rest, " at "); i >= 0 {
+		if at, err := time.Parse(time.RFC3339, rest[i+len(" at "):]); err == nil {
+			rest, t.Time = rest[:i], at.UTC()
+		}
+	}
+	by, host, ok := strings.Cut(rest, " on ")
+	if ok && host != "" {
+		t.Host = &host
+	}
+	t.By = by
+	return t, by != ""
+}

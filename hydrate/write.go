@@ -22,6 +22,9 @@ type ActionKind string
 const (
 	ActionArchived     ActionKind = "archived"     // a session moved aside (Path the archive, From the session)
 	ActionBootstrapped ActionKind = "bootstrapped" // a session written (Path the session, From the plan)
+	// Nothing written: gsd start of the plan the session already follows (Path the session,
+	// From the plan).
+	ActionKept ActionKind = "kept"
 )
 
 // Action is something a command did to the files, for reports.

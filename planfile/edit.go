@@ -93,14 +93,15 @@ func marker(st Status) string { return `<!-- ` + markerTag + ` status="` + strin
 // line end, or, under a heading that ends the file, the file's line end before it.
 func markerLine(src []byte, sec *Section, st Status) string {
 	if sec.eol == "" {
-		return eol(src) + marker(st)
+		return eol(src) + sec.pad + marker(st)
 	}
-	return marker(st) + sec.eol
+	return sec.pad + marker(st) + sec.eol
 }
 
 // InjectStatuses returns src with status="pending" added to every task start tag that has no
-// status attribute, wherever its other attributes stand, and a pending gsd:task marker under
-// every Markdown task section's heading that has none. Tasks that have one are left alone.
+// status attribute, wherever its other attributes stand, and a gsd:task marker under every
+// Markdown task section's heading or task list item that has none: pending, or complete for a
+// checked item ("- [x]"), the status Task.Status reads there. Tasks that have one are left alone.
 func InjectStatuses(src []byte) ([]byte, error) {
 	p := Scan(src)
 	if p.Err != nil {
@@ -114,14 +115,18 @@ func InjectStatuses(src []byte) ([]byte, error) {
 		if _, ok := t.StatusText(); ok || t.Section != nil && t.Section.Bad {
 			continue
 		}
-		at, _, repl, err := statusEdit(src, t, Pending)
+		st, err := t.Status()
+		if err != nil {
+			return nil, err
+		}
+		at, _, repl, err := statusEdit(src, t, st)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, src[last:at]...)
 		out = append(out, repl...)
 		last = at
-		want[t.Number] = Pending
+		want[t.Number] = st
 	}
 	out = append(out, src[last:]...)
 	if err := verifyEdit(p, Scan(out), want); err != nil {
@@ -201,7 +206,7 @@ func verifyEdit(before, after *File, want map[int]Status) error {
 	for i := range before.Tasks {
 		b, a := &before.Tasks[i], &after.Tasks[i]
 		st, changing := want[b.Number]
-		if (b.Section == nil) != (a.Section == nil) || b.Section != nil && (b.Section.Level != a.Section.Level || b.Section.Title != a.Section.Title) {
+		if (b.Section == nil) != (a.Section == nil) || b.Section != nil && (b.Section.Level != a.Section.Level || b.Section.Title != a.Section.Title || b.Section.Item != a.Section.Item) {
 			return refuse("task %d heading", b.Number)
 		}
 		if len(b.Children) != len(a.Children) {

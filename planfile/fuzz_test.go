@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,6 +30,11 @@ func addSeeds(f *testing.F) {
 	f.Add([]byte("## Tasks\n### Task 1: A\n<!-- gsd:task status=\"pending\" -->\nx\n#### sub\n### Task 2: B\r\n\r\n<!--gsd:task status=done-->\n### 3. C"))
 	f.Add([]byte("### 1. A\n<!-- gsd:task id='a' status='x' status=\"y\" -->\n```\n### 2. B\n```\n<!--\n### 3. C\n-->\n### 4) D\n<!-- gsd:task status=\"pe -->x\n"))
 	f.Add([]byte("## Plan 01-01: A\n<!-- gsd:task -->\n## Plan 01-02: B\n<!-- gsd:task status=\"complete\" -->\n<!-- gsd:task -->\n###"))
+	// Task lists (list.go): numbered and checkbox items, nested lists, fences, comments and
+	// markers in and around them, tabs, CRLF, an item that ends the file.
+	f.Add([]byte("## Tasks\n1. A\n   - [ ] sub\n   1. nested\n\t2) tab\n```\n3. fenced\n```\n10. B\n    <!-- gsd:task status=\"complete\" -->\n## Verification\n1. not a task"))
+	f.Add([]byte("## 3. Tasks:\r\n- [x] A\r\n  <!-- gsd:task status=in-progress -->\r\n* [X] B\r\n- plain\r\n+ [ ] C\r\n1. [ ] other list\r\n<!--\r\n- [ ] D\r\n-->\r\n- [ ]"))
+	f.Add([]byte("### Steps\n 1.\tA\n<!-- gsd:task -->\n  2.     B\n\n<!-- gsd:task status=\"x -->\n3. [?] C\n<task>\n4. D"))
 }
 
 // FuzzScan: the scanner never panics, spans stay in range and in order, and wherever etree's
@@ -43,7 +49,7 @@ func FuzzScan(f *testing.F) {
 		if len(p.Tasks) > MaxTasks {
 			t.Fatalf("%d tasks, more than MaxTasks", len(p.Tasks))
 		}
-		prev := 0
+		prev, prevSpan := 0, 0
 		for i := range p.Tasks {
 			tk := &p.Tasks[i]
 			if tk.Tag.Start < prev || tk.Tag.End > len(src) || tk.Tag.Start >= tk.Tag.End || tk.Span.End > len(src) {
@@ -53,6 +59,12 @@ func FuzzScan(f *testing.F) {
 				if a.Val.Start < tk.Tag.Start || a.Val.End > tk.Tag.End || string(src[a.Val.Start:a.Val.End]) != a.Value {
 					t.Fatalf("attribute %q span wrong", a.Name)
 				}
+			}
+			if tk.Section != nil && (tk.Span.Start != tk.Section.Heading.Start || tk.Span.Start < prevSpan || tk.Tag.End > tk.Span.End) {
+				t.Fatalf("task %d: section span %+v (tag %+v) overlaps the task before it or misses its marker", i+1, tk.Span, tk.Tag)
+			}
+			if tk.Section != nil {
+				prevSpan = tk.Span.End
 			}
 			prev = tk.Tag.End
 			_ = tk.Name()
@@ -104,12 +116,18 @@ func FuzzSetStatus(f *testing.F) {
 				if a, ok := tk.Attr("status"); sec != nil && !sec.HasMarker {
 					// A marker line with the heading's line end, or the file's before it when
 					// the heading ends the file.
-					keepA, keepB, mid = sec.insert, sec.insert, `<!-- gsd:task status="`+string(st)+`" -->`+sec.eol
+					// A list item's marker is indented to the item's content: only blanks.
+					if strings.Trim(sec.pad, " \t") != "" || !sec.Item && sec.pad != "" {
+						t.Fatalf("task %d: marker indentation %q", n, sec.pad)
+					}
+					keepA, keepB, mid = sec.insert, sec.insert, sec.pad+`<!-- gsd:task status="`+string(st)+`" -->`+sec.eol
 					if sec.eol == "" {
 						mid = eol(src) + mid
 					}
 				} else if sec != nil && sec.Bad {
-					keepA, keepB, mid = sec.Marker.Start, sec.Marker.End, `<!-- gsd:task status="`+string(st)+`" -->`
+					// The unreadable marker through its "-->"; blanks after it stay.
+					seg := bytes.TrimRight(src[sec.Marker.Start:sec.Marker.End], " \t\r")
+					keepA, keepB, mid = sec.Marker.Start, sec.Marker.Start+len(seg), `<!-- gsd:task status="`+string(st)+`" -->`
 				} else if ok && a.Quote != 0 {
 					keepA, keepB, mid = a.Val.Start, a.Val.End, string(st)
 				} else if ok {
@@ -150,11 +168,19 @@ func FuzzBootstrap(f *testing.F) {
 		if p.Header.Plan != ".planning/phases/01-a/01-01-PLAN.md" {
 			t.Fatalf("header not found in bootstrapped file: %+v", p.Header)
 		}
+		plan := Scan(src)
 		for i := range p.Tasks {
 			// An unreadable marker the plan carried is left as it was, as a <task> with an
 			// unknown status is: hydrate refuses such a plan, naming the line.
 			if _, ok := p.Tasks[i].StatusText(); !ok && !(p.Tasks[i].Section != nil && p.Tasks[i].Section.Bad) {
 				t.Fatalf("task %d has no status after bootstrap", i+1)
+			}
+			// The status written is the one the plan gives the task (pending, or complete for a
+			// checked item).
+			want, err1 := plan.Tasks[i].Status()
+			got, err2 := p.Tasks[i].Status()
+			if err1 == nil && (err2 != nil || got != want) {
+				t.Fatalf("task %d: status %s (%v) after bootstrap, the plan says %s", i+1, got, err2, want)
 			}
 		}
 		again, err := InjectStatuses(out)

@@ -15,18 +15,39 @@ type Header struct {
 	// Forced is "<!-- Forced: ... -->": the session was started with gsd start --force on a plan
 	// that has its SUMMARY or whose phase is past; that decision holds until the next start.
 	Forced bool
+	// Chosen is "<!-- Chosen: ... -->": the session was started from a plan the user named
+	// (gsd start PLAN), a decision that holds whatever the current phase is, until the plan has
+	// its SUMMARY or is edited. Forced implies it.
+	Chosen bool
 }
 
-// forcedComment is the Forced header MarkForced writes.
-const forcedComment = "<!-- Forced: started with gsd start --force; kept although the plan has its SUMMARY or its phase is past -->"
+// The decision headers MarkForced and MarkChosen write.
+const (
+	forcedComment = "<!-- Forced: started with gsd start --force; kept although the plan has its SUMMARY or its phase is past -->"
+	chosenComment = "<!-- Chosen: started with gsd start PLAN; kept whatever the current phase is, until the plan has its SUMMARY or is edited -->"
+)
 
 // MarkForced adds the Forced header to a session's header (after its Started line, else at the
 // top), in the file's line ending; a session already marked is returned as it is.
 func MarkForced(src []byte) []byte {
-	h := parseHeader(src)
-	if h.Forced {
+	if parseHeader(src).Forced {
 		return src
 	}
+	return addHeader(src, forcedComment)
+}
+
+// MarkChosen adds the Chosen header as MarkForced adds its own; a session already marked (or
+// forced) is returned as it is.
+func MarkChosen(src []byte) []byte {
+	if h := parseHeader(src); h.Chosen || h.Forced {
+		return src
+	}
+	return addHeader(src, chosenComment)
+}
+
+// addHeader inserts the header comment after the session's Started line, else at the top.
+func addHeader(src []byte, comment string) []byte {
+	h := parseHeader(src)
 	nl := eol(src)
 	at := 0
 	if bytes.HasPrefix(src, bom) {
@@ -40,9 +61,9 @@ func MarkForced(src []byte) []byte {
 		}
 		at += i + 1
 	}
-	out := make([]byte, 0, len(src)+len(forcedComment)+len(nl))
+	out := make([]byte, 0, len(src)+len(comment)+len(nl))
 	out = append(out, src[:at]...)
-	out = append(out, forcedComment+nl...)
+	out = append(out, comment+nl...)
 	return append(out, src[at:]...)
 }
 
@@ -85,7 +106,9 @@ func parseHeader(src []byte) Header {
 			h.Started = strings.TrimSpace(body[len("Started:"):])
 			h.StartedLine = line
 		case strings.HasPrefix(body, "Forced:"):
-			h.Forced = true
+			h.Forced, h.Chosen = true, true
+		case strings.HasPrefix(body, "Chosen:"):
+			h.Chosen = true
 		case h.User == "" && strings.HasPrefix(body, "Session progress for "):
 			h.User = strings.TrimSpace(body[len("Session progress for "):])
 		}

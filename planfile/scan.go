@@ -8,8 +8,9 @@
 // attribute values XML would read otherwise than as written (references) is then handed to etree
 // for them (see readXML). Edits splice bytes at the recorded spans and never re-serialise
 // anything, so every byte not being changed stays as it was. A file without <task> elements is
-// read for Markdown task sections instead ("### Task 1: ...", see section.go), whose statuses a
-// session keeps in one marker comment under each heading.
+// read for Markdown task sections instead ("### Task 1: ...", see section.go), or the items of a
+// "## Tasks" list (list.go), whose statuses a session keeps in one marker comment under each
+// heading or item.
 package planfile
 
 import (

@@ -38,6 +38,11 @@ func pathological(size int) map[string][]byte {
 		"blank lines":        []byte(hdr + "### Task 1\n" + rep("\n") + "<!-- gsd:task -->\n"),
 		"fenced headings":    []byte(hdr + rep("### 1. a\n```x\n")),
 		"unreadable markers": []byte(hdr + rep("### Task 1\n<!-- gsd:task status=\"x y=z -->\n")),
+		// Task lists: a Tasks heading per item, items nested under one, blank lines between an
+		// item and its marker.
+		"task lists":   []byte(hdr + rep("## Tasks\n1. a\n")),
+		"nested items": []byte(hdr + "## Tasks\n1. a\n" + rep("   1. b\n")),
+		"blank items":  []byte(hdr + "## Tasks\n1. a\n" + rep("\n") + "   <!-- gsd:task -->\n"),
 	}
 }
 
@@ -66,7 +71,7 @@ func TestScanIsLinear(t *testing.T) {
 	// made any of them quadratic would show here long before the budget ran out.
 	completes := map[string]bool{"unclosed fences": true, "unclosed comments": true, "tildes": true,
 		"unclosed tags": true, "descending fences": true, "backticks in a line": true,
-		"stray markers": true, "blank lines": true}
+		"stray markers": true, "blank lines": true, "nested items": true, "blank items": true}
 	for name, src := range pathological(size) {
 		p := &File{Src: src, lines: []int{0}}
 		s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}

@@ -53,10 +53,16 @@ type Section struct {
 	// Bad: that marker cannot be read (no "-->" on its line, text after it, a broken
 	// attribute); Marker then spans from "<!--" to the end of the line.
 	Bad bool
+	// Item: the task is an item of a task list (list.go), not a heading: Heading is the item's
+	// first line, Title its text after the list marker and checkbox, and Level 0.
+	Item bool
+	// Checked: the item is a checked checkbox ("- [x]"): without a marker it is complete.
+	Checked bool
 
 	nameEnd int    // just after "gsd:task" in the marker: where a first attribute goes
 	insert  int    // the start of the line after the heading: where a missing marker goes
 	eol     string // the heading's line end: "\n", "\r\n", or "" at the end of the file
+	pad     string // what goes before a marker: an item's indentation, "" under a heading
 }
 
 // statusLine is the line a message about t's status names: its start tag's, or its marker's.
@@ -100,6 +106,8 @@ func (s *scanner) sections() {
 	src := s.src
 	var hs []heading
 	var markers []markerAt
+	var lists taskLists
+	taskTags := false
 	for pos := 0; pos < len(src) && !s.stopped(); {
 		le := lineEndAt(src, pos)
 		if !s.spend(le-pos+1, pos) {
@@ -128,6 +136,13 @@ func (s *scanner) sections() {
 		case at-pos <= 3 && len(trimmed) > 0 && trimmed[0] == '#' && !bytes.ContainsAny(line[:at-pos], "\t"):
 			if h, ok := parseHeading(src, pos, le); ok {
 				hs = append(hs, h)
+				lists.heading(h)
+			}
+		case hasTag(trimmed, "task"):
+			taskTags = true // <task> elements outside a <tasks> block: their lists are not tasks
+		case lists.open && len(trimmed) > 0 && mayBeItem(trimmed):
+			if it, ok := listItem(src, pos, le); ok {
+				lists.item(it)
 			}
 		}
 		pos = nextLine(src, le)
@@ -136,6 +151,15 @@ func (s *scanner) sections() {
 		return
 	}
 	kind, level := chooseSections(hs)
+	if kind != taskSection && kind != planSection && !taskTags {
+		// A task list (list.go) comes before numbered "### N." steps.
+		if len(lists.items) > 0 {
+			if !s.listSections(lists.items, lists.ends(len(src)), markers) {
+				return
+			}
+			kind = notSection
+		}
+	}
 	for i := range hs {
 		h := &hs[i]
 		if kind == notSection || h.kind != kind || h.level != level {

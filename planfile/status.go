@@ -30,7 +30,8 @@ func ParseStatus(s string) (Status, bool) {
 }
 
 // Status is a task's status as the session means it: a task without a status attribute is
-// pending (bootstrap adds one to every task, but a hand edit may have dropped one).
+// pending (bootstrap adds one to every task, but a hand edit may have dropped one), or complete
+// when it is a checked checklist item without a marker ("- [x]", see list.go).
 func (t *Task) Status() (Status, error) {
 	if t.Section != nil && t.Section.Bad {
 		return "", fmt.Errorf("task %d has a gsd:task marker gsd cannot read (want <!-- gsd:task status=\"pending\" -->)", t.Number)
@@ -44,6 +45,8 @@ func (t *Task) Status() (Status, error) {
 		}
 	}
 	switch {
+	case n == 0 && t.Section != nil && t.Section.Checked:
+		return Complete, nil
 	case n == 0:
 		return Pending, nil
 	case n > 1:

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gsd-tools/gsd/planfile/rootfs"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // MaxFileSize is the largest file this package reads. A ROADMAP.md is a few
@@ -156,35 +157,48 @@ func PlanningDir(fsys fs.FS, workstream string) (string, error) {
 }
 
 // staleWorkstream reports whether the workstream ws that activeWorkstreamFile names is a
-// pointer left behind, which the root's own roadmap has overtaken, and why: ws has neither
-// ROADMAP.md nor STATE.md while the root has one; or its STATE.md calls its phase complete (its
-// Phase line, or its frontmatter's status) and the root's STATE.md is dated later.
-// (GSD_WORKSTREAM is a choice made now, never stale.)
-func staleWorkstream(fsys fs.FS, ws string) (string, bool) {
-	if ws == "" || ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
-		return "", false
+// pointer left behind, which the root's own roadmap has overtaken, and why: ws is no workstream
+// (not a name, or no directory under .planning/workstreams: the pointer is broken, and broken
+// says so); or it has neither ROADMAP.md nor STATE.md while the root has one; or its STATE.md
+// calls its phase complete (its Phase line, or its frontmatter's status) and the root's
+// STATE.md is dated later. Either way the root is in force: no planning file makes a command
+// fail. (GSD_WORKSTREAM is a choice made now, never stale.)
+func staleWorkstream(fsys fs.FS, ws string) (why string, stale, broken bool) {
+	if ws == "" {
+		return "", false, false
+	}
+	if !workstreamName(ws) {
+		return fmt.Sprintf("it names %s, which is not a workstream name: the root's .planning is in force", textfmt.Quote(ws)), true, true
 	}
 	dir := path.Join(".planning/workstreams", ws)
+	if fi, err := fs.Stat(fsys, dir); err != nil || !fi.IsDir() {
+		return fmt.Sprintf("it names workstream %s, which has no directory %s: the root's .planning is in force", ws, dir), true, true
+	}
 	exists := func(name string) bool { _, err := fs.Stat(fsys, name); return err == nil }
-	if !exists(dir) || !exists(".planning/ROADMAP.md") && !exists(".planning/STATE.md") {
-		return "", false
+	if !exists(".planning/ROADMAP.md") && !exists(".planning/STATE.md") {
+		return "", false, false
 	}
 	if !exists(path.Join(dir, "ROADMAP.md")) && !exists(path.Join(dir, "STATE.md")) {
-		return fmt.Sprintf("it names workstream %s, which has no ROADMAP.md or STATE.md of its own: the root's are in force", ws), true
+		return fmt.Sprintf("it names workstream %s, which has no ROADMAP.md or STATE.md of its own: the root's are in force", ws), true, false
 	}
 	_, wsDecl, err := readState(fsys, dir)
 	if err != nil || !wsDecl.PhaseComplete && !wsDecl.StatusDone || wsDecl.Updated == "" {
-		return "", false
+		return "", false, false
 	}
 	_, rootDecl, err := readState(fsys, ".planning")
 	if err != nil || rootDecl.Updated <= wsDecl.Updated {
-		return "", false
+		return "", false, false
 	}
 	says := "calls its phase complete"
 	if !wsDecl.PhaseComplete {
 		says = "says its status is complete"
 	}
-	return fmt.Sprintf("it names workstream %s, whose STATE.md (%s) %s; the root's STATE.md is newer (%s): the root is in force", ws, wsDecl.Updated, says, rootDecl.Updated), true
+	return fmt.Sprintf("it names workstream %s, whose STATE.md (%s) %s; the root's STATE.md is newer (%s): the root is in force", ws, wsDecl.Updated, says, rootDecl.Updated), true, false
+}
+
+// workstreamName reports whether ws can name a directory under .planning/workstreams.
+func workstreamName(ws string) bool {
+	return ws != "" && ws != "." && ws != ".." && !strings.ContainsAny(ws, "/\\\x00")
 }
 
 // activeWorkstreamFile names the workstream in force when GSD_WORKSTREAM does not.
@@ -224,6 +238,32 @@ type Phase struct {
 // A missing phases directory gives no phases and no error.
 func PhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
 	return phaseDirsIn(fsys, path.Join(planningDir, "phases"))
+}
+
+// ArchivedPhaseDirs lists the phase directories under <planningDir>/milestones/*-phases/
+// ("milestones/v1.7-phases/54-polish"), in numeric order.
+func ArchivedPhaseDirs(fsys fs.FS, planningDir string) ([]Phase, error) {
+	root := path.Join(planningDir, "milestones")
+	ents, err := fs.ReadDir(fsys, root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Phase
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), "-phases") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub, err := phaseDirsIn(fsys, path.Join(root, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub...)
+	}
+	sortPhases(out)
+	return out, nil
 }
 
 // phaseDirsIn lists the phase directories in dir, in numeric order. A listing gives names only

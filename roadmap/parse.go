@@ -38,11 +38,13 @@ type Entry struct {
 	// directories are its own (see dirIndex.scope).
 	shared bool
 
-	// ClaimLine, when Disputed and Status is complete, is the line whose mark makes that claim
-	// (ClaimTable: a progress table row's Status cell; else a heading's or checklist line's
-	// "(complete)" mark): the mark to correct if the disk disagrees. 0 otherwise.
+	// ClaimLine, when Disputed, is the line whose mark calls the phase complete, whatever its
+	// Status (a checked box beside a row "In Progress" still claims it): ClaimTable, a progress
+	// table row's Status cell; ClaimBox, a checklist line's "[x]"; else a heading's or checklist
+	// line's "(complete)" mark. The mark to correct if the disk disagrees; 0 otherwise.
 	ClaimLine  int
 	ClaimTable bool
+	ClaimBox   bool
 
 	// What the progress table's plans cell says ("2/3", "0/TBD"): TableLine
 	// is 0 when the phase has no row or the row has no plans column;
@@ -64,6 +66,7 @@ type facts struct {
 	box            Status // the checklist checkbox
 	markLine       int32  // the line of mark
 	tableLine      int32  // the line of table (its row)
+	boxLine        int32  // the line of box (its checklist line)
 	milestone      int32  // the milestone whose section or <details> block first named it, -1
 	tableMilestone int32  // 1 + the index in phaseTable.tableMilestones of its progress table row's Milestone cell, 0 for none
 	lastLine       int32  // the line of its last mention
@@ -246,7 +249,7 @@ func parseRoadmap(path string, src string) *Roadmap {
 				box = StatusInserted
 			}
 			if f.box == StatusUnknown {
-				f.box = box
+				f.box, f.boxLine = box, int32(l.num)
 			}
 			continue
 		}
@@ -283,11 +286,14 @@ func parseRoadmap(path string, src string) *Roadmap {
 		}
 		e.Status = f.status(e.Collapsed)
 		e.Disputed = f.disputed()
-		if e.Disputed && e.Status == StatusComplete {
-			e.ClaimTable = f.table == StatusComplete
-			e.ClaimLine = int(f.markLine)
-			if e.ClaimTable {
-				e.ClaimLine = int(f.tableLine)
+		if e.Disputed {
+			switch {
+			case f.table == StatusComplete:
+				e.ClaimTable, e.ClaimLine = true, int(f.tableLine)
+			case f.mark == StatusComplete:
+				e.ClaimLine = int(f.markLine)
+			case f.box == StatusComplete:
+				e.ClaimBox, e.ClaimLine = true, int(f.boxLine)
 			}
 		}
 		e.Inserted = e.Inserted || e.Status == StatusInserted

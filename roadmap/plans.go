@@ -151,27 +151,8 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 	// upTo is the words before word k, joined by their dashes as stem has them.
 	upTo := func(k int) string { return stem[:offs[k]-1] }
 
-	// Nested layout: PLAN-01-slug.md, SUMMARY-01-slug.md; and its fix plans, FIX-01-slug.md
-	// (whose SUMMARY is FIX-01-SUMMARY.md).
-	if len(toks) >= 2 {
-		kind := wordKind(toks[0])
-		fixed := isFixMark(toks[0])
-		if fixed {
-			kind = kindPlan
-			if wordKind(toks[len(toks)-1]) == kindSummary {
-				kind = kindSummary
-			}
-		}
-		if kind != kindOther {
-			n, ok := planNum(toks[1])
-			if !ok {
-				return kindOther, planKey{}, ""
-			}
-			if fixed {
-				return kind, planKey{num: n, fix: toks[0]}, upTo(2)
-			}
-			return kind, planKey{num: n}, toks[1]
-		}
+	if kind, key, id, ok := nestedName(stem, toks, offs); ok {
+		return kind, key, id
 	}
 
 	// The phase: "03", "3.1", "16C", "E73", or a project code and a number "CK-03".
@@ -254,6 +235,38 @@ func classify(name string) (kind fileKind, key planKey, id string) {
 		key.label = strings.ToLower(stem[slugFrom:slugTo])
 	}
 	return kind, key, stem[:idEnd]
+}
+
+// nestedName classifies a name of the nested layout, split into its words toks at offsets offs
+// of stem: PLAN-01-slug.md, SUMMARY-01-slug.md; and its fix plans, FIX-01-slug.md (whose
+// SUMMARY is FIX-01-SUMMARY.md). ok is false when the name is not of that layout.
+func nestedName(stem string, toks []string, offs []int) (kind fileKind, key planKey, id string, ok bool) {
+	if len(toks) < 2 {
+		return kindOther, planKey{}, "", false
+	}
+	kind = wordKind(toks[0])
+	fixed := isFixMark(toks[0])
+	if fixed {
+		kind = kindPlan
+		if wordKind(toks[len(toks)-1]) == kindSummary {
+			kind = kindSummary
+		}
+	}
+	if kind == kindOther {
+		return kindOther, planKey{}, "", false
+	}
+	n, ok := planNum(toks[1])
+	if !ok {
+		return kindOther, planKey{}, "", true
+	}
+	if fixed {
+		end := len(stem) // FIX-01.md: the whole name is the id
+		if len(toks) > 2 {
+			end = offs[2] - 1 // FIX-01-slug.md, FIX-01-SUMMARY.md
+		}
+		return kind, planKey{num: n, fix: toks[0]}, stem[:end], true
+	}
+	return kind, planKey{num: n}, toks[1], true
 }
 
 // withoutSlug is a file name of a phase directory without the directory's slug when the name

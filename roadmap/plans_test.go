@@ -48,6 +48,8 @@ func TestPlanID(t *testing.T) {
 		{"22-06-PLAN-SSH-WINRM.md", "22-06", true},
 		{"FIX-01-sm4-decryption-failure.md", "FIX-01", true},
 		{"FIX-01-SUMMARY.md", "FIX-01", false},
+		{"FIX-01.md", "FIX-01", true}, // two words: once a crash (index out of range)
+		{"FIX2-02.md", "FIX2-02", true},
 		{"03-01-PLAN-OUTLINE.md", "", false},
 		{"03-01-PLAN-REVIEW-QUESTIONS.md", "", false},
 		{"03-01-PLAN.superseded.md", "", false},

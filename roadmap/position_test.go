@@ -259,29 +259,36 @@ func TestPlanningDir(t *testing.T) {
 		workstream string
 		want       string
 		wantErr    string
+		wantWarn   string // a broken pointer is overruled with a warning, never an error
 	}{
-		{"default", project(".planning/ROADMAP.md", ""), "", ".planning", ""},
-		{"active-workstream file", project(".planning/active-workstream", "viz\n", ws, ""), "", ".planning/workstreams/viz", ""},
-		{"first line only, CRLF and BOM", project(".planning/active-workstream", "\xef\xbb\xbf viz \r\nother\r\n", ws, ""), "", ".planning/workstreams/viz", ""},
-		{"empty file", project(".planning/active-workstream", "\n", ws, ""), "", ".planning", ""},
-		{"argument wins over the file", project(".planning/active-workstream", "other\n", ws, ""), "viz", ".planning/workstreams/viz", ""},
-		{"missing workstream", project(".planning/active-workstream", "gone\n"), "", "", `.planning/active-workstream: workstream "gone": no directory .planning/workstreams/gone`},
-		{"missing workstream from the argument", project(ws, ""), "gone", "", `workstream "gone": no directory .planning/workstreams/gone`},
-		{"path traversal", project(ws, ""), "../../etc", "", "invalid workstream name"},
-		{"dot dot", project(ws, ""), "..", "", "invalid workstream name"},
-		{"binary file", project(".planning/active-workstream", "viz\x00"), "", "", "binary"},
+		{"default", project(".planning/ROADMAP.md", ""), "", ".planning", "", ""},
+		{"active-workstream file", project(".planning/active-workstream", "viz\n", ws, ""), "", ".planning/workstreams/viz", "", ""},
+		{"first line only, CRLF and BOM", project(".planning/active-workstream", "\xef\xbb\xbf viz \r\nother\r\n", ws, ""), "", ".planning/workstreams/viz", "", ""},
+		{"empty file", project(".planning/active-workstream", "\n", ws, ""), "", ".planning", "", ""},
+		{"argument wins over the file", project(".planning/active-workstream", "other\n", ws, ""), "viz", ".planning/workstreams/viz", "", ""},
+		{"missing workstream", project(".planning/active-workstream", "gone\n"), "", ".planning", "",
+			`.planning/active-workstream: it names workstream gone, which has no directory .planning/workstreams/gone: the root's .planning is in force`},
+		{"workstream that is a file", project(".planning/active-workstream", "viz\n", ".planning/workstreams/viz", "x"), "", ".planning", "", "which has no directory"},
+		{"pointer out of the workstreams", project(".planning/active-workstream", "../../etc\n", ws, ""), "", ".planning", "", `it names "../../etc", which is not a workstream name`},
+		{"binary pointer", project(".planning/active-workstream", "viz\x00", ws, ""), "", ".planning", "", "it cannot be read"},
+		{"missing workstream from the argument", project(ws, ""), "gone", "", `workstream "gone": no directory .planning/workstreams/gone`, ""},
+		{"path traversal", project(ws, ""), "../../etc", "", "invalid workstream name", ""},
+		{"dot dot", project(ws, ""), "..", "", "invalid workstream name", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := PlanningDir(tt.fsys, tt.workstream)
+			sel, err := Select(tt.fsys, tt.workstream)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("err = %v, want it to contain %q", err, tt.wantErr)
 				}
 				return
 			}
-			if err != nil || got != tt.want {
-				t.Errorf("PlanningDir = %q, %v; want %q", got, err, tt.want)
+			if err != nil || sel.Dir() != tt.want {
+				t.Errorf("Select = %q, %v; want %q", sel.Dir(), err, tt.want)
+			}
+			if w := sel.Warning(); tt.wantWarn == "" && w != "" || !strings.Contains(w, tt.wantWarn) {
+				t.Errorf("Warning = %q, want it to contain %q", w, tt.wantWarn)
 			}
 		})
 	}

@@ -27,6 +27,9 @@ type Problem struct {
 	File     string   `json:"file"`
 	Line     int      `json:"line"`
 	Message  string   `json:"message"`
+	// Dir: File is a directory (a phase directory, phases/, the sessions directory), which a
+	// CI annotation cannot point at: annotations need a file.
+	Dir bool `json:"dir,omitempty"`
 }
 
 // String formats the problem as "file:line: severity: message".

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
 // Project is the whole picture: every phase ROADMAP.md names or the disk
@@ -28,6 +30,11 @@ type Project struct {
 	Progress    Progress    // the current milestone's, as GSD counts it
 	AllProgress Progress    // every phase's
 	Problems    []Problem
+	// Unsummarised are the plans of the current milestone STATE.md says were completed
+	// (stopped_at, a Last activity line) that have no SUMMARY: STATE.md cannot agree with the
+	// disk while it says so, and gsd state --write, which never rewrites those lines, cannot
+	// make it.
+	Unsummarised []StateClaim
 
 	idx *dirIndex
 }
@@ -46,6 +53,15 @@ type PhaseInfo struct {
 	Entry         Entry
 
 	dirs *phaseEntry // what its directories hold (see withDirs); nil for an archive's phase
+}
+
+// closed reports whether the phase is out of the running, as the position judges it
+// (dirIndex.closed): finished on disk, or complete or deferred by the roadmap's undisputed word.
+func (p *PhaseInfo) closed() bool {
+	if p.Status == StatusComplete || p.Status == StatusDeferred {
+		return true
+	}
+	return (p.RoadmapStatus == StatusComplete || p.RoadmapStatus == StatusDeferred) && !p.Entry.Disputed
 }
 
 // Counted returns the plans that count towards progress: every plan but FIX
@@ -75,9 +91,11 @@ type Progress struct {
 	PhasesTotal    int `json:"phasesTotal"`
 	PlansComplete  int `json:"plansComplete"`
 	PlansTotal     int `json:"plansTotal"`
-	Percent        int `json:"percent"` // plans complete over plans total, rounded as GSD rounds it
-	// PhasesUnplanned counts the phases not finished that have no plan file yet: Percent is over
-	// the plans written so far, so it can be 100 while these are still to plan.
+	// Percent is the lesser of plans complete over plans and phases complete over phases, as
+	// GSD's tools compute it (see percentOf), so that phases not yet planned cap it: never 100
+	// while one is still to plan, and 100 once every phase is finished.
+	Percent int `json:"percent"`
+	// PhasesUnplanned counts the phases not finished that have no plan file yet.
 	PhasesUnplanned int `json:"phasesUnplanned"`
 }
 
@@ -91,11 +109,32 @@ func (pr *Progress) add(ph *PhaseInfo) {
 	} else if len(ph.Plans) == 0 {
 		pr.PhasesUnplanned++
 	}
-	pr.Percent = percent(pr.PlansComplete, pr.PlansTotal)
-	if pr.PhasesComplete == pr.PhasesTotal {
-		// Every phase finished: a shipped milestone's leftover plan does not make it 80%.
-		pr.Percent = 100
+	pr.Percent = pr.percentOf()
+}
+
+// percentOf is Percent: GSD's min(plans done / plans, phases done / phases), rounded as GSD
+// rounds; 100 when every phase is finished (a shipped milestone's leftover plan does not make
+// it 97%), and at most 99 while a phase is still to plan (rounding never makes it look done).
+func (pr *Progress) percentOf() int {
+	if pr.PhasesComplete == pr.PhasesTotal && pr.PhasesTotal > 0 {
+		return 100
 	}
+	n := min(percent(pr.PlansComplete, pr.PlansTotal), percent(pr.PhasesComplete, pr.PhasesTotal))
+	if pr.PhasesUnplanned > 0 {
+		n = min(n, 99)
+	}
+	return n
+}
+
+// Agrees reports whether n is a percent that agrees with these counts: Percent, or one GSD's
+// tools write for them, which is not gsd's to correct (neither is better informed than the
+// other): the lesser of the two fractions, without gsd's refinements (100 once every phase is
+// finished, at most 99 while one is unplanned), as GSD writes the frontmatter's percent; or
+// plans done over plans alone, as GSD's progress update still writes the Progress line (a
+// real STATE.md has 29 in one and 83 in the other, both GSD's).
+func (pr Progress) Agrees(n int) bool {
+	plans := percent(pr.PlansComplete, pr.PlansTotal)
+	return n == pr.Percent || n == plans || n == min(plans, percent(pr.PhasesComplete, pr.PhasesTotal))
 }
 
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
@@ -116,86 +155,11 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 	rmPath := roadmapPath(rm, planningDir)
 	if rm == nil {
 		p.problem(SeverityWarning, rmPath, 0, "no ROADMAP.md; phases are taken from the phase directories alone")
-	} else {
-		// The milestone the roadmap says is current, else the roadmap's title when it names the
-		// version STATE.md's frontmatter gives ("Foglet BBS v2.1 Hardening"), else that
-		// milestone (GSD's tools keep it), else the title.
-		p.Milestone = rm.Title
-		if pos.Milestone != nil {
-			p.Milestone = pos.Milestone.Name
-		} else if v, _, _ := strings.Cut(pos.Declared.Milestone, " "); v != "" && !strings.Contains(strings.ToLower(rm.Title), strings.ToLower(v)) {
-			p.Milestone = pos.Declared.Milestone
-		}
-		p.Problems = append(p.Problems, rm.Problems...)
-		if len(rm.Phases) == 0 {
-			p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
-		}
-		p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
-		for _, e := range rm.Phases {
-			shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped()
-			p.Phases = append(p.Phases, PhaseInfo{
-				Phase:         Phase{Num: e.Num, Name: e.Name},
-				RoadmapStatus: e.Status,
-				Line:          e.Line,
-				InRoadmap:     true,
-				Shipped:       shipped,
-				Entry:         e,
-			})
-			if e.shared {
-				// Two milestones list the number: each phase has only its own directories (see
-				// dirIndex.scope), and the loop below leaves the number alone.
-				de, err := idx.entry(e.Num, idx.scope(e), e)
-				if err != nil {
-					return nil, err
-				}
-				if len(de.dirs) > 0 {
-					p.Phases[len(p.Phases)-1].withDirs(de)
-				}
-				if de.others != nil {
-					p.Phases = append(p.Phases, PhaseInfo{Phase: Phase{Num: e.Num}})
-					p.Phases[len(p.Phases)-1].withDirs(de.others)
-				}
-			}
-		}
+	} else if err := p.roadmapRows(rmPath); err != nil {
+		return nil, err
 	}
-
-	live := len(idx.phases())
-	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
-		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
-		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(planningDir, "phases")) {
-			// An archived directory whose number the roadmap does not list, or lists with its
-			// directory under phases/: each milestone's archive holds its own phase of the
-			// number (the numbers restart), one row each.
-			if err := p.addArchived(d); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
-			continue // every directory of that number is already in
-		}
-		owner := Entry{Milestone: -1}
-		if found && p.Phases[i].InRoadmap {
-			owner = p.Phases[i].Entry
-		}
-		e, err := idx.entry(d.Num, dirScope{}, owner)
-		if err != nil {
-			return nil, err
-		}
-		if len(e.dirs) == 0 {
-			continue // a file named like a phase
-		}
-		if !found {
-			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
-		}
-		p.Phases[i].withDirs(e)
-		if e.others != nil {
-			// Another phase of the number, outside the roadmap: after the roadmap's, so that a
-			// search by number finds that first.
-			other := PhaseInfo{Phase: Phase{Num: d.Num}}
-			other.withDirs(e.others)
-			p.Phases = slices.Insert(p.Phases, i+1, other)
-		}
+	if err := p.directoryRows(); err != nil {
+		return nil, err
 	}
 
 	quick, err := scanQuick(fsys, planningDir)
@@ -217,6 +181,7 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 			p.Phases[i].InMilestone = true
 		}
 	}
+	closed := true // every phase of the milestone is closed (PhaseInfo.closed)
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
@@ -235,12 +200,142 @@ func Load(fsys fs.FS, planningDir string) (*Project, error) {
 		p.AllProgress.add(ph)
 		if ph.InMilestone {
 			p.Progress.add(ph)
+			closed = closed && ph.closed()
 		}
+	}
+	if closed && p.Progress.PhasesTotal > 0 {
+		// Every phase is finished on disk or by the roadmap's own word (a plan it no longer
+		// lists left without a SUMMARY, which check reports): the milestone is done, as the
+		// position says, and its phases are; 100% is not lowered to 97% for that plan, whose
+		// count stays in the plans.
+		p.Progress.PhasesComplete, p.Progress.Percent = p.Progress.PhasesTotal, 100
 	}
 	p.checkOutside()
 	p.checkMarks(rmPath)
+	p.checkStateClaims()
 	SortProblems(p.Problems)
 	return p, nil
+}
+
+// roadmapRows names the current milestone and makes a row of every phase the roadmap lists; a
+// number two milestones list gets each one's own directories here (see dirIndex.scope).
+func (p *Project) roadmapRows(rmPath string) error {
+	rm, pos, idx := p.Roadmap, p.Position, p.idx
+	// The milestone the roadmap says is current, else the roadmap's title when it names the
+	// version STATE.md's frontmatter gives ("Foglet BBS v2.1 Hardening"), else that
+	// milestone (GSD's tools keep it), else the title.
+	p.Milestone = rm.Title
+	if pos.Milestone != nil {
+		p.Milestone = pos.Milestone.Name
+	} else if v, _, _ := strings.Cut(pos.Declared.Milestone, " "); v != "" && !strings.Contains(strings.ToLower(rm.Title), strings.ToLower(v)) {
+		p.Milestone = pos.Declared.Milestone
+	}
+	p.Problems = append(p.Problems, rm.Problems...)
+	if len(rm.Phases) == 0 {
+		p.problem(SeverityWarning, rmPath, 0, "ROADMAP.md names no phases")
+	}
+	p.Phases = make([]PhaseInfo, 0, len(rm.Phases)+len(idx.names)) // directories the roadmap does not list included
+	for _, e := range rm.Phases {
+		shipped := e.Collapsed || e.Milestone >= 0 && rm.Milestones[e.Milestone].Shipped()
+		p.Phases = append(p.Phases, PhaseInfo{
+			Phase:         Phase{Num: e.Num, Name: e.Name},
+			RoadmapStatus: e.Status,
+			Line:          e.Line,
+			InRoadmap:     true,
+			Shipped:       shipped,
+			Entry:         e,
+		})
+		if e.shared {
+			// Two milestones list the number: each phase has only its own directories (see
+			// dirIndex.scope), and directoryRows leaves the number alone.
+			de, err := idx.entry(e.Num, idx.scope(e), e)
+			if err != nil {
+				return err
+			}
+			if len(de.dirs) > 0 {
+				p.Phases[len(p.Phases)-1].withDirs(de)
+			}
+			if de.others != nil {
+				p.Phases = append(p.Phases, PhaseInfo{Phase: Phase{Num: e.Num}})
+				p.Phases[len(p.Phases)-1].withDirs(de.others)
+			}
+		}
+	}
+	return nil
+}
+
+// directoryRows gives each row the directories of its number, those under phases/ and then the
+// archived ones, and makes a row for a number the roadmap does not list.
+func (p *Project) directoryRows() error {
+	idx := p.idx
+	live := len(idx.phases())
+	for k, d := range append(slices.Clip(idx.phases()), idx.archived...) {
+		i, found := slices.BinarySearchFunc(p.Phases, d.Num, func(ph PhaseInfo, n PhaseNum) int { return ph.Num.Compare(n) })
+		if k >= live && (!found || !p.Phases[i].InRoadmap || path.Dir(p.Phases[i].Dir) == path.Join(p.PlanningDir, "phases")) {
+			// An archived directory whose number the roadmap does not list, or lists with its
+			// directory under phases/: each milestone's archive holds its own phase of the
+			// number (the numbers restart), one row each.
+			if err := p.addArchived(d); err != nil {
+				return err
+			}
+			continue
+		}
+		if found && (len(p.Phases[i].Dirs) > 0 || p.Phases[i].Entry.shared) {
+			continue // every directory of that number is already in
+		}
+		owner := Entry{Milestone: -1}
+		if found && p.Phases[i].InRoadmap {
+			owner = p.Phases[i].Entry
+		}
+		e, err := idx.entry(d.Num, dirScope{}, owner)
+		if err != nil {
+			return err
+		}
+		if len(e.dirs) == 0 {
+			continue // a file named like a phase
+		}
+		if !found {
+			p.Phases = slices.Insert(p.Phases, i, PhaseInfo{Phase: Phase{Num: d.Num, Name: e.Name}})
+		}
+		p.Phases[i].withDirs(e)
+		if e.others != nil {
+			// Another phase of the number, outside the roadmap: after the roadmap's, so that a
+			// search by number finds that first.
+			other := PhaseInfo{Phase: Phase{Num: d.Num}}
+			other.withDirs(e.others)
+			p.Phases = slices.Insert(p.Phases, i+1, other)
+		}
+	}
+	return nil
+}
+
+// StateClaim is a plan STATE.md says was completed.
+type StateClaim struct {
+	statemd.PlanClaim
+	Path string `json:"path"` // the plan file
+}
+
+// checkStateClaims finds the plans STATE.md says were completed that have no SUMMARY
+// (Unsummarised), each a warning at its line. Only the current milestone's plans are looked
+// up: another milestone may have a plan of the same id.
+func (p *Project) checkStateClaims() {
+	statePath := path.Join(p.PlanningDir, "STATE.md")
+	for _, c := range p.Position.Declared.CompletedPlans {
+		for i := range p.Phases {
+			ph := &p.Phases[i]
+			if !ph.InMilestone {
+				continue
+			}
+			for _, pl := range ph.Plans {
+				if !strings.EqualFold(pl.ID, c.Plan) || pl.Settled() {
+					continue
+				}
+				p.Unsummarised = append(p.Unsummarised, StateClaim{PlanClaim: c, Path: pl.Path})
+				p.problem(SeverityWarning, statePath, c.Line,
+					fmt.Sprintf("says %s was completed, but it has no SUMMARY: write its SUMMARY, or correct STATE.md", path.Base(pl.Path)))
+			}
+		}
+	}
 }
 
 // addArchived adds the phase of archived directory d's number in d's archive
@@ -315,19 +410,16 @@ func (p *Project) checkMarks(rmPath string) {
 		fmt.Sprintf("%d phases are marked in progress (%s); the current phase is %s (gsd progress --explain says why): mark the others as they stand", len(marked), strings.Join(nums, ", "), cur))
 }
 
-// percent is done over total, rounded to the nearest whole percent (halves up) and at most 100,
-// exactly as GSD's tools compute the percent they write into STATE.md: another value would have
-// gsd and GSD rewrite each other's. So 199 of 200 plans is 100%, and so is a milestone whose
-// plans are all done while a phase is still to plan; the Plan and Status lines say what is left.
-func percent(done, total int) int {
-	if total <= 0 {
-		return 0
-	}
-	return min(100, (done*200+total)/(2*total))
-}
+// percent is done over total as GSD's tools round it (statemd.Percent).
+func percent(done, total int) int { return statemd.Percent(done, total) }
 
 func (p *Project) problem(sev Severity, file string, line int, msg string) {
 	p.Problems = append(p.Problems, Problem{Severity: sev, File: file, Line: line, Message: msg})
+}
+
+// dirProblem is a problem about a directory.
+func (p *Project) dirProblem(sev Severity, dir string, msg string) {
+	p.Problems = append(p.Problems, Problem{Severity: sev, File: dir, Message: msg, Dir: true})
 }
 
 // derivedStatus is a phase's status as the disk shows it, given its plans and what the roadmap
@@ -401,16 +493,22 @@ func (p *Project) check(ph *PhaseInfo, rmPath string) {
 		p.problem(SeverityInfo, ph.PhaseSummary, 0,
 			fmt.Sprintf("phase %s has a phase-level SUMMARY, which completes no numbered plan: %s %s no SUMMARY of %s own", num, listNames(missing), hasHave(len(missing)), itsTheir(len(missing))))
 	}
-	if ph.RoadmapStatus == StatusComplete && len(fixes) > 0 {
+	// Any mark that calls the phase complete claims it, whatever the others say: a checked box
+	// beside a progress table row "In Progress" is as wrong as one beside a row "Complete".
+	claimed := ph.RoadmapStatus == StatusComplete || ph.Entry.ClaimLine > 0
+	if claimed && len(fixes) > 0 {
 		p.checkFixes(ph, num, fixes, rmPath)
 	}
-	if ph.RoadmapStatus == StatusComplete && len(open) > 0 {
+	if claimed && len(open) > 0 {
 		sev, what, line := SeverityError, "write the missing SUMMARY or uncheck the phase", ph.Line
 		if e := ph.Entry; e.ClaimLine > 0 {
 			// One mark says complete, another does not: the one that says complete is wrong.
 			what, line = "write the missing SUMMARY or remove the mark that calls it complete", e.ClaimLine
-			if e.ClaimTable {
+			switch {
+			case e.ClaimTable:
 				what = "write the missing SUMMARY or update the progress table's row"
+			case e.ClaimBox:
+				what = "write the missing SUMMARY or uncheck the phase"
 			}
 		}
 		if why, ok := leftover(ph); ok {
@@ -519,7 +617,11 @@ func (p *Project) checkFixes(ph *PhaseInfo, num string, fixes []string, rmPath s
 	if why, ok := leftover(ph); ok {
 		sev, what = SeverityInfo, why
 	}
-	p.problem(sev, rmPath, ph.Line,
+	line := ph.Line
+	if ph.Entry.ClaimLine > 0 {
+		line = ph.Entry.ClaimLine // the mark that calls it complete
+	}
+	p.problem(sev, rmPath, line,
 		fmt.Sprintf("phase %s is marked complete, but its FIX plan %s %s no SUMMARY (%s)", num, listNames(fixes), hasHave(len(fixes)), what))
 }
 
@@ -556,16 +658,16 @@ func (p *Project) checkSplit(num string, withPlans []string, history bool, ph *P
 			continue
 		}
 		if pl.parent != path.Join(p.PlanningDir, "phases") {
-			p.problem(SeverityInfo, pl.dirs[1], 0,
+			p.dirProblem(SeverityInfo, pl.dirs[1],
 				fmt.Sprintf("phase %s has plans in %d directories of one archive (%s): history", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
 			continue
 		}
 		if history {
-			p.problem(SeverityInfo, pl.dirs[1], 0,
+			p.dirProblem(SeverityInfo, pl.dirs[1],
 				fmt.Sprintf("phase %s has plans in %d directories (%s), %s: history", num, len(pl.dirs), strings.Join(pl.dirs, ", "), outsideOrShipped(ph)))
 			continue
 		}
-		p.problem(SeverityError, pl.dirs[1], 0,
+		p.dirProblem(SeverityError, pl.dirs[1],
 			fmt.Sprintf("phase %s has plans in %d directories (%s): merge them into one", num, len(pl.dirs), strings.Join(pl.dirs, ", ")))
 	}
 }
@@ -643,11 +745,11 @@ func (p *Project) outside(live string, ds []outsideDir) {
 		for _, d := range ds {
 			switch {
 			case d.open && d.shipped != "":
-				p.problem(SeverityInfo, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, and plans not done: a leftover of %s, which shipped (archive it to say so)", d.num, d.shipped))
+				p.dirProblem(SeverityInfo, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, and plans not done: a leftover of %s, which shipped (archive it to say so)", d.num, d.shipped))
 			case d.open:
-				p.problem(SeverityWarning, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
+				p.dirProblem(SeverityWarning, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md, so it is never the current phase: add it to the roadmap or archive it", d.num))
 			default:
-				p.problem(SeverityInfo, d.path, 0, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md: finished work the roadmap no longer lists (archive it to say so)", d.num))
+				p.dirProblem(SeverityInfo, d.path, fmt.Sprintf("phase %s has a directory but is not in ROADMAP.md: finished work the roadmap no longer lists (archive it to say so)", d.num))
 			}
 		}
 		return
@@ -664,13 +766,13 @@ func (p *Project) outside(live string, ds []outsideDir) {
 	msg := fmt.Sprintf("%d phase directories outside the roadmap: %s–%s (gsd progress --all lists them)", len(ds), ds[0].raw, ds[len(ds)-1].raw)
 	if len(open) == 0 {
 		if len(leftover) > 0 {
-			p.problem(SeverityInfo, live, 0, fmt.Sprintf("%s; %s %s plans not done, left over from shipped milestones", msg, listNames(leftover), hasHave(len(leftover))))
+			p.dirProblem(SeverityInfo, live, fmt.Sprintf("%s; %s %s plans not done, left over from shipped milestones", msg, listNames(leftover), hasHave(len(leftover))))
 			return
 		}
-		p.problem(SeverityInfo, live, 0, msg+"; every plan in them has its SUMMARY")
+		p.dirProblem(SeverityInfo, live, msg+"; every plan in them has its SUMMARY")
 		return
 	}
-	p.problem(SeverityWarning, live, 0, fmt.Sprintf("%s; %s %s plans not done and %s never the current phase: add %s to the roadmap or archive %s",
+	p.dirProblem(SeverityWarning, live, fmt.Sprintf("%s; %s %s plans not done and %s never the current phase: add %s to the roadmap or archive %s",
 		msg, listNames(open), hasHave(len(open)), isAre(len(open)), itThem(len(open)), itThem(len(open))))
 }
 
@@ -717,6 +819,20 @@ func (p *Project) CurrentPhase() *PhaseInfo {
 		return nil
 	}
 	return &p.Phases[p.Current]
+}
+
+// Listed returns the indexes of the phases a list of them shows, in ListOrder: the current
+// milestone's, or with all every phase; and how many it leaves out. Every list of phases (gsd
+// progress, its --json, the CI job summary) shows these.
+func (p *Project) Listed(all bool) (shown []int, hidden int) {
+	for _, i := range p.ListOrder() {
+		if all || p.Phases[i].InMilestone {
+			shown = append(shown, i)
+		} else {
+			hidden++
+		}
+	}
+	return shown, hidden
 }
 
 // ListOrder returns the indexes of Phases in the order a list of every phase shows them

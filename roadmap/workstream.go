@@ -57,6 +57,9 @@ type Selection struct {
 	// Overruled says why the pointer's workstream is not in force though nothing overrides it: it
 	// is left behind, the root's roadmap has overtaken it (staleWorkstream). "" otherwise.
 	Overruled string
+	// Broken says the overruled pointer names no workstream at all (not a name, no such
+	// directory) or cannot be read: a mistake to fix, which every command warns about.
+	Broken bool
 }
 
 // SelectedBy names what selects a workstream: the variable, or the pointer file.
@@ -75,43 +78,45 @@ func (s Selection) Dir() string {
 
 // Select decides which planning directory is in force. workstream is GSD_WORKSTREAM as the
 // caller read it; when empty, the first line of .planning/active-workstream names the
-// workstream, if that file exists, unless the pointer is stale (staleWorkstream): then the root
-// is in force. A named workstream whose directory does not exist is an error rather than a
-// silent fall back to .planning, which would show another workstream's phases; the selection
-// returned with the error says what named it.
+// workstream, if that file exists, unless the pointer is stale or broken (staleWorkstream): then
+// the root is in force, and Overruled says why. A pointer file that cannot be read is
+// overruled too: no planning file makes a command fail. A workstream GSD_WORKSTREAM names
+// whose directory does not exist is an error rather than a silent fall back to .planning,
+// which would show another workstream's phases: the variable is a choice made now.
 func Select(fsys fs.FS, workstream string) (Selection, error) {
 	var sel Selection
 	pointer, perr := activeWorkstream(fsys)
 	sel.Pointer = pointer
-	ws := strings.TrimSpace(workstream)
-	if ws != "" {
+	if ws := strings.TrimSpace(workstream); ws != "" {
 		sel.Workstream, sel.By = ws, ByVariable
-	} else {
-		if perr != nil {
-			return sel, perr
+		dir := sel.Dir()
+		if !workstreamName(ws) {
+			return sel, fmt.Errorf("invalid workstream name %s", textfmt.Quote(ws))
 		}
-		if pointer == "" {
-			return sel, nil
+		if fi, err := fs.Stat(fsys, dir); errors.Is(err, fs.ErrNotExist) || err == nil && !fi.IsDir() {
+			return sel, fmt.Errorf("workstream %s: no directory %s", textfmt.Quote(ws), dir)
+		} else if err != nil {
+			return sel, err
 		}
-		if why, stale := staleWorkstream(fsys, pointer); stale {
-			sel.Overruled = why
-			return sel, nil
-		}
-		sel.Workstream, sel.By = pointer, ByPointer
-	}
-	dir := sel.Dir()
-	var err error
-	if ws := sel.Workstream; ws == "." || ws == ".." || strings.ContainsAny(ws, "/\\\x00") {
-		err = fmt.Errorf("invalid workstream name %s", textfmt.Quote(ws))
-	} else if fi, serr := fs.Stat(fsys, dir); errors.Is(serr, fs.ErrNotExist) || serr == nil && !fi.IsDir() {
-		err = fmt.Errorf("workstream %s: no directory %s", textfmt.Quote(ws), dir)
-	} else if serr != nil {
-		err = serr
-	} else {
 		return sel, nil
 	}
-	if sel.By == ByPointer {
-		err = fmt.Errorf("%s: %w", activeWorkstreamFile, err)
+	switch why, stale, broken := staleWorkstream(fsys, pointer); {
+	case perr != nil:
+		sel.Overruled, sel.Broken = fmt.Sprintf("it cannot be read (%v): the root's .planning is in force", perr), true
+	case stale:
+		sel.Overruled, sel.Broken = why, broken
+	case pointer != "":
+		sel.Workstream, sel.By = pointer, ByPointer
 	}
-	return sel, err
+	return sel, nil
+}
+
+// Warning is the one-line warning every command gives when the selection overruled a broken
+// pointer (one that names no workstream, or cannot be read); "" otherwise. A pointer left
+// behind by finished work is no mistake: the position's evidence says it, and nothing more.
+func (s Selection) Warning() string {
+	if !s.Broken {
+		return ""
+	}
+	return activeWorkstreamFile + ": " + s.Overruled
 }

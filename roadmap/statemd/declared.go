@@ -31,6 +31,9 @@ type Declared struct {
 	// keep the frontmatter current while a body written by hand can lag behind it.
 	StoppedPlan     string `json:"stoppedPlan"`
 	StoppedPlanLine int    `json:"stoppedPlanLine"`
+	// CompletedPlans are the plans STATE.md says were completed: stopped_at's, and a Last activity
+	// line's ("Last activity: 2026-02-03 — Completed 03-01-PLAN.md"), in the file's order.
+	CompletedPlans []PlanClaim `json:"completedPlans"`
 	// MilestoneDone: the frontmatter says the milestone is finished: its progress map counts
 	// every phase completed, or its percent is 100. (Its status is no such word: GSD writes
 	// "completed" when a phase completes.)
@@ -105,6 +108,7 @@ func (d *Doc) Declared() Declared {
 	if i, v, ok := d.frontmatterKey("stopped_at"); ok {
 		if id := completedPlan(v); id != "" {
 			dec.StoppedPlan, dec.StoppedPlanLine = id, i+1
+			dec.CompletedPlans = append(dec.CompletedPlans, PlanClaim{Plan: id, Line: i + 1, Text: strings.TrimSpace(d.lines[i].text)})
 		}
 	}
 	dec.MilestoneDone = d.milestoneDone()
@@ -127,6 +131,9 @@ func (d *Doc) Declared() Declared {
 	for i := d.start; i < d.end && i < len(d.lines); i++ {
 		if name, _, v, ok := splitLabel(d.lines[i].text); ok && strings.EqualFold(name, "last activity") {
 			dec.noteDate(v, i+1)
+			if id := completedIn(v); id != "" {
+				dec.CompletedPlans = append(dec.CompletedPlans, PlanClaim{Plan: id, Line: i + 1, Text: strings.TrimSpace(d.lines[i].text)})
+			}
 		}
 	}
 	return dec
@@ -216,6 +223,24 @@ func completedPlan(v string) string {
 		return ""
 	}
 	return id
+}
+
+// PlanClaim is STATE.md saying that a plan was completed.
+type PlanClaim struct {
+	Plan string `json:"plan"` // the plan id ("03-01")
+	Line int    `json:"line"`
+	Text string `json:"text"` // the line, trimmed
+}
+
+// completedIn reads the plan id a Last activity value says was completed, after its date
+// ("2026-02-03 — Completed 03-01-PLAN.md" -> "03-01"); "" for anything else.
+func completedIn(v string) string {
+	for i := 0; i+len("completed ") <= len(v); i++ {
+		if strings.EqualFold(v[i:i+len("completed ")], "completed ") && (i == 0 || v[i-1] == ' ' || v[i-1] == '\t') {
+			return completedPlan(v[i:])
+		}
+	}
+	return ""
 }
 
 func cutPrefixFold(s, prefix string) (string, bool) {

@@ -161,7 +161,16 @@ func TestDeclared(t *testing.T) {
 			name: "dated: stopped_at's plan and the newest date",
 			in: "---\nstopped_at: Completed 57-02-PLAN.md (tests pass)\nlast_updated: \"2026-03-01T10:00:00Z\"\nlast_activity: 2026-03-04\n---\n\n" +
 				"## Current Position\n\nPhase: 55 — EXECUTING\nLast activity: 2026-02-20 -- executed 55-01\n",
-			want: Declared{Phase: "55", PhaseLine: 9, Percent: -1, StoppedPlan: "57-02", StoppedPlanLine: 2, Updated: "2026-03-04", UpdatedLine: 4},
+			want: Declared{Phase: "55", PhaseLine: 9, Percent: -1, StoppedPlan: "57-02", StoppedPlanLine: 2, Updated: "2026-03-04", UpdatedLine: 4,
+				CompletedPlans: []PlanClaim{{Plan: "57-02", Line: 2, Text: "stopped_at: Completed 57-02-PLAN.md (tests pass)"}}},
+		},
+		{
+			name: "a Last activity line that completed a plan claims it",
+			in:   "## Current Position\n\nPhase: 3 of 4\nLast activity: 2026-02-03 — Completed 03-02-PLAN.md\n**Last activity:** 2026-02-04 - completed 03-03-PLAN.md (fixes)\n",
+			want: Declared{Phase: "3", PhaseLine: 3, PhaseOf: 4, Percent: -1, Updated: "2026-02-04", UpdatedLine: 5, CompletedPlans: []PlanClaim{
+				{Plan: "03-02", Line: 4, Text: "Last activity: 2026-02-03 — Completed 03-02-PLAN.md"},
+				{Plan: "03-03", Line: 5, Text: "**Last activity:** 2026-02-04 - completed 03-03-PLAN.md (fixes)"},
+			}},
 		},
 		{
 			name: "a Phase line per recent phase: each one's COMPLETE is kept",

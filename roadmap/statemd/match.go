@@ -13,6 +13,7 @@ var (
 	parensRe         = lazyre.New(`\([^()]*\)`)
 	statusCompleteRe = lazyre.New(`(?i)^[^A-Za-z0-9]*(phase( [A-Za-z]{0,2}[0-9.]+)? )?complete(d)?\b`)
 	pausedRe         = lazyre.New(`(?i)\bpaused\b`)
+	holdRe           = lazyre.New(`(?i)\b(paused|on hold|held|blocked|waiting|awaiting|follow[- ]?ups?( is| are)? required|required before)\b`)
 	nextPhaseRe      = lazyre.New(`(?i)(?:\b(?:plan|execute|discuss|research|verify)-phase[ \t:]+|^[^A-Za-z0-9]*phase[ \t]+)([A-Za-z]{0,2}[0-9]+(?:\.[0-9]+)*[A-Za-z]?)\b`)
 	phaseTokenRe     = lazyre.New("^[*_`\"' ]*(?i:phase[ \t]+)?[*_`\"' ]*([A-Za-z]{0,2}[0-9]+(?:\\.[0-9]+)*(?:[A-Za-z]\\b)?)")
 	percentRe        = lazyre.New(`(?:^|[^0-9])([0-9]{1,3})%`)
@@ -43,6 +44,10 @@ func indexPaused(v string) int {
 	}
 	return -1
 }
+
+// holdWords reports whether a Phase or Status value says the work is held: paused, on hold,
+// blocked, waiting, a follow-up required (before the next phase).
+func holdWords(v string) bool { return holdRe.Get().MatchString(v) }
 
 // nextPhase returns the phase token a Next value names ("Run /gsd:plan-phase 15", "Phase 16C"),
 // or "".

@@ -22,8 +22,11 @@ type Values struct {
 	PlanTotal int    // 0: the phase has no plans yet (it needs planning)
 	Status    string // "Ready to plan", "Ready to execute", "In progress", "Phase complete", StatusFinished
 
-	Percent      int // the percent of plans complete, scoped as the caller scopes it (GSD: the current milestone)
+	Percent      int // the percent complete, scoped as the caller scopes it (GSD: the current milestone)
 	PercentKnown bool
+	// PercentAgrees, when set, says which other percents agree with the counts (GSD's own
+	// rounding of them): a percent that does is left as written. Nil: only Percent agrees.
+	PercentAgrees func(int) bool
 
 	// The frontmatter's progress map, written only when CountsKnown; a Progress line that
 	// carries counts ("2/5 plans (40%)") is rewritten only when both are known, since its
@@ -70,6 +73,21 @@ func ProgressText(v Values) string {
 func Bar(percent, width int) string {
 	full := cells(width, percent)
 	return "[" + strings.Repeat("█", full) + strings.Repeat("░", width-full) + "]"
+}
+
+// Percent is done over total as GSD's tools round the fractions of the percent they write into
+// STATE.md: to the nearest whole percent, halves up (JavaScript's Math.round), at most 100; 0
+// of nothing. Another rounding would have gsd and GSD rewrite each other's: 199 of 200 is 100.
+func Percent(done, total int) int {
+	if total <= 0 {
+		return 0
+	}
+	return min(100, (done*200+total)/(2*total))
+}
+
+// agrees says whether percent n, as STATE.md writes it, agrees with v.
+func (v Values) agrees(n int) bool {
+	return n == v.Percent || v.PercentAgrees != nil && v.PercentAgrees(n)
 }
 
 // cells is how many of a bar's width cells percent fills: rounded half up, as GSD draws its
@@ -219,7 +237,7 @@ func (r *rewriter) fields(v Values) int {
 	}
 	moved := false    // the Phase line names another phase (or there is none): Plan and Status follow it
 	finished := false // the milestone is finished, and the Phase line says so in its own words
-	if v.Phase != "" {
+	if v.Phase != "" && !d.holds(v) {
 		if i, ok := d.field["Phase"]; ok {
 			t := r.lines[i].text
 			_, label, val, _ := fieldAt(t)
@@ -278,6 +296,34 @@ func (r *rewriter) fields(v Values) int {
 		}
 	}
 	return pos
+}
+
+// holds reports whether the Current Position is a person's word that the work is held where it
+// is (paused at a phase boundary, blocked, waiting, a follow-up required before going on) and
+// names another phase than v's: its Phase, Plan and Status lines (and the frontmatter's
+// current_phase and current_plan) then stay as written. A derived "Ready to execute" in the
+// next phase is poorer than that word, not better informed; the numbers (Progress, the
+// frontmatter's counts) are still corrected.
+func (d *Doc) holds(v Values) bool {
+	if v.Phase == "" {
+		return false
+	}
+	i, ok := d.field["Phase"]
+	if !ok {
+		return false
+	}
+	_, _, pv, _ := fieldAt(d.lines[i].text)
+	if tok, _, _ := phaseToken(pv); tok == "" || samePhase(tok, v.Phase) {
+		return false
+	}
+	if holdWords(pv) {
+		return true
+	}
+	if j, ok := d.field["Status"]; ok {
+		_, _, sv, _ := fieldAt(d.lines[j].text)
+		return holdWords(sv)
+	}
+	return false
 }
 
 // recount is a Plan value with the counts of v, keeping what followed the old "A of B": a note
@@ -385,7 +431,8 @@ func (r *rewriter) frontmatter(v Values) {
 		}
 	}
 	moved := false // current_phase names another phase: its name and plan follow it
-	if v.Phase != "" {
+	held := d.holds(v)
+	if v.Phase != "" && !held {
 		if i, _, ok := d.frontmatterKey("current_phase"); ok {
 			moved = r.currentPhase(i, v)
 		}
@@ -393,7 +440,7 @@ func (r *rewriter) frontmatter(v Values) {
 	if i, val, ok := d.frontmatterValue("current_phase_name"); ok && moved && v.PhaseName != "" {
 		r.setScalar(i, len("current_phase_name:"), val, v.PhaseName)
 	}
-	if i, val, ok := d.frontmatterValue("current_plan"); ok {
+	if i, val, ok := d.frontmatterValue("current_plan"); ok && !held {
 		r.currentPlan(i, len("current_plan:"), val, v, moved)
 	}
 	for _, e := range d.progressMap() {
@@ -403,9 +450,11 @@ func (r *rewriter) frontmatter(v Values) {
 		}
 		t := r.lines[e.line].text
 		off := len(t) - len(e.val)
-		if got, s, end, ok := yamlNumber(e.val); ok && got != float64(want) {
-			r.set(e.line, "frontmatter", t[:off+s]+strconv.Itoa(want)+t[off+end:])
+		got, s, end, ok := yamlNumber(e.val)
+		if !ok || got == float64(want) || e.key == "percent" && got == float64(int(got)) && v.agrees(int(got)) {
+			continue
 		}
+		r.set(e.line, "frontmatter", t[:off+s]+strconv.Itoa(want)+t[off+end:])
 	}
 }
 
@@ -502,7 +551,7 @@ func bareAfter(rest string) bool {
 // not derive (a second percent, "1/3 Phase 2 plans", "9 of 10 plans, all milestones"), which
 // rewriting the percent alone would make contradict themselves.
 func progressFor(val string, v Values) (string, bool) {
-	_, s, e, counts, ok := ownPercent(val)
+	n, s, e, counts, ok := ownPercent(val)
 	if !ok {
 		return "", false
 	}
@@ -510,7 +559,19 @@ func progressFor(val string, v Values) (string, bool) {
 		start, end int
 		text       string
 	}
-	edits := []edit{{s, e, strconv.Itoa(v.Percent)}}
+	pct := v.Percent
+	switch unit := countsUnit(counts); {
+	case unit != "" && v.CountsKnown:
+		// The percent of the one thing the line counts ("2/5 plans (40%)", GSD's own line):
+		// the line stays true to itself.
+		pct = Percent(v.CompletedPlans, v.TotalPlans)
+		if unit == "phase" {
+			pct = Percent(v.CompletedPhases, v.TotalPhases)
+		}
+	case v.agrees(n):
+		pct = n // a percent that agrees stays as written, whatever else is redrawn
+	}
+	edits := []edit{{s, e, strconv.Itoa(pct)}}
 	for _, c := range counts {
 		var done, total int
 		switch {
@@ -527,7 +588,7 @@ func progressFor(val string, v Values) (string, bool) {
 		return "", false // the figures agree; a bar drawn a cell off is not worth a rewrite
 	}
 	if bs, be := barIn(val, s); bs < be {
-		edits = append(edits, edit{bs, be, redrawBar(val[bs:be], v.Percent)})
+		edits = append(edits, edit{bs, be, redrawBar(val[bs:be], pct)})
 	}
 	slices.SortFunc(edits, func(x, y edit) int { return y.start - x.start })
 	out := val
@@ -535,6 +596,19 @@ func progressFor(val string, v Values) (string, bool) {
 		out = out[:ed.start] + ed.text + out[ed.end:]
 	}
 	return out, out != val
+}
+
+// countsUnit is the one unit the counts of a Progress value count ("plan" or "phase"), "" when
+// there are none or both.
+func countsUnit(counts []count) string {
+	unit := ""
+	for _, c := range counts {
+		if unit != "" && c.unit != unit {
+			return ""
+		}
+		unit = c.unit
+	}
+	return unit
 }
 
 // ownPercent is percentSpan for a percent of the scope gsd derives, with the counts beside it:

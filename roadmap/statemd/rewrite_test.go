@@ -43,6 +43,27 @@ func TestRewriteRules(t *testing.T) {
 			v:    Values{Phase: "7", PhaseOf: 12, PhaseName: "Sync", PlanNumber: 1, PlanTotal: 3, Status: "In progress"},
 		},
 		{
+			name: "paused at a phase boundary, a follow-up required: the person's word stays, the phase does not move",
+			in: "---\ncurrent_phase: 5\ncurrent_plan: 3\nprogress:\n  percent: 50\n---\n" + cp +
+				"Phase: 5 of 6 (Payments) — COMPLETE\nPlan: 3 of 3\nStatus: Paused at the phase boundary — follow-up required before Phase 6 (rotate the keys)\n\nProgress: [█████░░░░░] 50%\n",
+			v: withCounts(Values{Phase: "6", PhaseOf: 6, PhaseName: "Payouts", PlanNumber: 1, PlanTotal: 2, Status: "Ready to execute", Percent: 80, PercentKnown: true}),
+			want: "---\ncurrent_phase: 5\ncurrent_plan: 3\nprogress:\n  percent: 80\n---\n" + cp +
+				"Phase: 5 of 6 (Payments) — COMPLETE\nPlan: 3 of 3\nStatus: Paused at the phase boundary — follow-up required before Phase 6 (rotate the keys)\n\nProgress: [████████░░] 80%\n",
+			fields: []string{"frontmatter", "progress"},
+		},
+		{
+			name: "blocked in another phase, said on the Phase line: kept",
+			in:   cp + "Phase: 3 (Sync) — BLOCKED on the vendor\nPlan: 2 of 4\nStatus: In progress\n",
+			v:    Values{Phase: "4", PhaseName: "Search", PlanNumber: 1, PlanTotal: 1, Status: "Ready to execute"},
+		},
+		{
+			name:   "a status without such a word moves with the phase",
+			in:     cp + "Phase: 5 of 6 (Payments)\nPlan: 3 of 3\nStatus: Phase complete\n",
+			v:      Values{Phase: "6", PhaseOf: 6, PhaseName: "Payouts", PlanNumber: 1, PlanTotal: 2, Status: "Ready to execute"},
+			want:   cp + "Phase: 6 of 6 (Payouts)\nPlan: 1 of 2 in current phase\nStatus: Ready to execute\n",
+			fields: []string{"phase", "plan", "status"},
+		},
+		{
 			name: "a phase line without 'of N' agrees with any count",
 			in:   cp + "Phase: 14 (User-to-User Sharing)\n",
 			v:    Values{Phase: "14", PhaseOf: 17},
