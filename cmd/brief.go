@@ -17,11 +17,13 @@ func (a *app) newBriefCmd() *cobra.Command {
 		Use:   "brief",
 		Short: "Hydrate, and print a Markdown brief for an agent that has forgotten everything",
 		Long: `Brief hydrates exactly like gsd hydrate (the same bootstrap and the same --no-bootstrap
-and --plan; --porcelain and --format are hydrate's alone) and prints the result as a compact
-Markdown brief written for an agent starting from nothing: the plan and its objective, progress,
-the completed tasks, the task to resume as the plan writes it, whether it was interrupted, the
-remaining tasks, anything stale or corrupt, and the commands to run next. gsd brief --json gives
-the same content as data.
+and --plan; --porcelain and --format are hydrate's alone) and prints the result as a
+compact Markdown brief written for an agent starting from nothing: the plan and its objective,
+progress, the completed tasks, the task to resume as the plan writes it, whether it was
+interrupted, the remaining tasks, what the agent itself was doing before the reset (its
+user's last request, its own todo list, its last tools and edited files, as the hooks captured
+them from its transcript: gsd help hooks), anything stale or corrupt, and the commands to run
+next. gsd brief --json gives the same content as data.
 
 The brief stays under 8 KB: a long text is cut, with the file and line where the rest is.
 gsd hydrate --format brief prints the same.`,
@@ -212,6 +214,10 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		p("## Remaining\n\n")
 		p("%s", taskList(b.Remaining))
 		p("\n")
+	}
+	if part := agentContextPart(b.AgentContext); part != "" {
+		section(hydrate.KeepAlways, "") // held to its own budget
+		p("%s", part)
 	}
 	section(hydrate.KeepAlways, "")
 	if b.Omitted > 0 {

@@ -27,8 +27,11 @@ func (a *app) newHookCmd() *cobra.Command {
 every conversation with the resume brief (gsd brief) in its context; the rehydration is
 journaled with the agent's session_id. It also adds "gsd hook pre-compact" to PreCompact (a
 pre-compact snapshot of the session) and "gsd hook session-end" to SessionEnd (the agent's
-detach, journaled). gsd sessions and gsd stats read what they record. Codex CLI and Gemini
-CLI: --agent codex, --agent gemini (gsd help hooks).`,
+detach, journaled). gsd sessions and gsd stats read what they record. "gsd hook turn-end" on
+Stop, and the pre-compact and session-end hooks, capture what the agent itself was doing from
+its transcript (its user's last request, its todo list, its last tools and files), which the
+brief hands back after /clear, a compaction or a resume. Codex CLI and Gemini CLI: --agent
+codex, --agent gemini (gsd help hooks says what is kept, where, and how to turn it off).`,
 		Example: `  gsd hook install              # .claude/settings.json of this project (shared, guarded)
   gsd hook install --local      # .claude/settings.local.json (yours alone)
   gsd hook install --global     # ~/.claude/settings.json
@@ -42,7 +45,8 @@ CLI: --agent codex, --agent gemini (gsd help hooks).`,
 			return c.Help()
 		},
 	}
-	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookEditCmd(true), a.newHookEditCmd(false))
+	c.AddCommand(a.newHookSessionStartCmd(), a.newHookPreCompactCmd(), a.newHookSessionEndCmd(), a.newHookTurnEndCmd(), a.newHookTurnStartCmd(),
+		a.newHookEditCmd(true), a.newHookEditCmd(false))
 	return c
 }
 
@@ -102,7 +106,15 @@ func (a *app) hookSessionStart(env *hydrate.Env, err error, in hook.Input) error
 		env.Agents().HookFailed(settings.Event + ": " + oneLine(err.Error()))
 		context = hydrateFailed(err)
 	} else {
-		context = hook.ClipContext(renderBrief(env.Brief(res), in.Source))
+		b := env.Brief(res)
+		if hydrate.HandsBack(in.Source) { // after /clear, a compaction, a resume: what the agent was doing
+			resumed := ""
+			if in.Source == "resume" {
+				resumed = in.SessionID
+			}
+			b.AgentContext = env.Agents().AgentContext(hydrate.AgentContextOptions{Resumed: resumed, Consume: true})
+		}
+		context = hook.ClipContext(renderBrief(b, in.Source))
 		if res.Exists { // a session exists: the rehydration is journaled
 			if _, err := env.Agents().Attach(in.Source, len(context)); err != nil {
 				a.hookNote("session-start", "the rehydration was not journaled: %s", oneLine(err.Error()))
@@ -218,12 +230,13 @@ func (a *app) newHookEditCmd(install bool) *cobra.Command {
 		Use:   "install",
 		Short: "Add gsd's lifecycle hooks to Claude Code's settings",
 		Long: `Install adds a SessionStart hook running "gsd hook session-start" for the sources
-startup|resume|clear|compact, a PreCompact hook running "gsd hook pre-compact" and a
-SessionEnd hook running "gsd hook session-end" to .claude/settings.json at the project root
-(--local: .claude/settings.local.json; --global: ~/.claude/settings.json, or
-$CLAUDE_CONFIG_DIR/settings.json). With --command, the other two hooks run the same program.
-Codex CLI's hooks (--agent codex) and Gemini CLI's (--agent gemini; PreCompress for PreCompact)
-go to their own files:
+startup|resume|clear|compact, a PreCompact hook running "gsd hook pre-compact", a SessionEnd
+hook running "gsd hook session-end" and a Stop hook running "gsd hook turn-end" to
+.claude/settings.json at the project root (--local: .claude/settings.local.json; --global:
+~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json). With --command, the other hooks
+run the same program. Codex CLI's hooks (--agent codex) and Gemini CLI's (--agent gemini;
+PreCompress for PreCompact, AfterAgent and BeforeAgent for a turn's end and start) go to their
+own files:
 
 ` + hookFiles + `
 
@@ -245,10 +258,11 @@ stay as they are. Installing twice changes nothing.`,
 	if !install {
 		c.Use = "uninstall"
 		c.Short = "Remove gsd's lifecycle hooks from Claude Code's settings"
-		c.Long = `Uninstall removes every hook whose command is gsd's (gsd hook session-start, pre-compact or
-session-end, under whatever path), and the matcher groups, event lists and "hooks" object that
-this leaves empty. Everything else in the file stays as it is, byte for byte. With nothing to
-remove it writes nothing and creates no file or directory. The files, by --agent:
+		c.Long = `Uninstall removes every hook whose command is gsd's (gsd hook session-start, pre-compact,
+session-end, turn-end or turn-start, under whatever path), and the matcher groups, event lists
+and "hooks" object that this leaves empty. Everything else in the file stays as it is, byte for
+byte. With nothing to remove it writes nothing and creates no file or directory. The files, by
+--agent:
 
 ` + hookFiles
 
@@ -291,7 +305,7 @@ remove it writes nothing and creates no file or directory. The files, by --agent
 	f.BoolVar(&o.global, "global", false, "edit your own settings file, for every project: ~/.claude/settings.json, ~/.codex/hooks.json or ~/.gemini/settings.json, by --agent")
 	f.BoolVar(&o.local, "local", false, "edit the project's .claude/settings.local.json (not committed)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show the change; write nothing")
-	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart, PreCompact, SessionEnd) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd)")
+	f.StringVar(&o.agent, "agent", "claude", "the agent whose settings to edit: claude (Claude Code), codex (Codex CLI: .codex/hooks.json, SessionStart, PreCompact, SessionEnd, Stop) or gemini (Gemini CLI: .gemini/settings.json, SessionStart, PreCompress, SessionEnd, AfterAgent, BeforeAgent)")
 	if install {
 		f.StringVar(&o.command, "command", settings.Command, "the hook `COMMAND` (to give gsd's full path)")
 	}

@@ -9,7 +9,7 @@ import (
 // TestLifecycleHooksNeverFail: whatever the input, every hook exits 0 with nothing on stdout and
 // at most one line on stderr.
 func TestLifecycleHooksNeverFail(t *testing.T) {
-	for _, hook := range []string{"pre-compact", "session-end"} {
+	for _, hook := range []string{"pre-compact", "session-end", "turn-end", "turn-start"} {
 		for _, in := range []string{"", "{", "null", "[]", `{"cwd": 42}`, "\x00\xff", `{"hook_event_name":"PreCompact","cwd":"/no/such/dir"}`, strings.Repeat("x", 1<<21)} {
 			var stdout, stderr bytes.Buffer
 			code := Main([]string{"-C", t.TempDir(), "hook", hook}, strings.NewReader(in), &stdout, &stderr)
@@ -23,7 +23,7 @@ func TestLifecycleHooksNeverFail(t *testing.T) {
 // TestHookNotesAreEscaped: what the input puts in a hook's note (an event name with an escape
 // sequence, say) is escaped like everything else gsd prints, for every hook.
 func TestHookNotesAreEscaped(t *testing.T) {
-	for _, hook := range []string{"session-start", "pre-compact", "session-end"} {
+	for _, hook := range []string{"session-start", "pre-compact", "session-end", "turn-end", "turn-start"} {
 		var stdout, stderr bytes.Buffer
 		in := `{"hook_event_name":"Stop\u001b[2J"}`
 		code := Main([]string{"-C", t.TempDir(), "hook", hook}, strings.NewReader(in), &stdout, &stderr)

@@ -17,6 +17,10 @@ you have a session, copies it to a pre-compact snapshot (current-plan.<UTC>.pre-
 journals it with the agent's session_id. Pre-compact snapshots are pruned to the newest
 keepSnapshots. Without a session it does nothing (it never starts one).
 
+It also captures the agent's own context from transcript_path, as gsd hook turn-end does, for
+SessionStart to hand back after the compaction (for Gemini CLI, whose SessionStart does not
+follow one, gsd hook turn-start hands it back on the next turn).
+
 It prints nothing on success and never breaks a session: on any input or error it exits 0, with
 at most a one-line note on stderr.`,
 		Example:     `  echo '{"session_id": "abc", "cwd": ".", "hook_event_name": "PreCompact", "trigger": "auto"}' | gsd hook pre-compact`,
@@ -24,6 +28,7 @@ at most a one-line note on stderr.`,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("pre-compact", recording(func(env *hydrate.Env, in hook.Input) error {
+				a.captureAgentContext("pre-compact", env, in)
 				_, err := env.Agents().PreCompact(in.Trigger)
 				return err
 			}))

@@ -16,6 +16,9 @@ prompt_input_exit, other, ...) and, when you have a session, journals a detach e
 agent's session_id and the reason: gsd sessions then shows no agent attached. With the gsd.sync
 setting (or GSD_SYNC=1) it then starts gsd sync in the background, and returns at once.
 
+It first captures the agent's own context from transcript_path, as gsd hook turn-end does
+(/clear ends a session: the next one's SessionStart hands it back).
+
 It prints nothing on success and never breaks a session: on any input or error it exits 0, with
 at most a one-line note on stderr.`,
 		Example:     `  echo '{"session_id": "abc", "cwd": ".", "hook_event_name": "SessionEnd", "reason": "logout"}' | gsd hook session-end`,
@@ -23,6 +26,7 @@ at most a one-line note on stderr.`,
 		Annotations: map[string]string{alwaysExitsZero: "yes"},
 		RunE: func(c *cobra.Command, _ []string) error {
 			a.runLifecycleHook("session-end", recording(func(env *hydrate.Env, in hook.Input) error {
+				a.captureAgentContext("session-end", env, in)
 				_, err := env.Agents().Detach(in.Reason)
 				a.hookSyncPublish(env)
 				return err

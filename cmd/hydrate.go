@@ -125,8 +125,9 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 	case "json":
 		return a.printJSON(hydrateJSON(env, res))
 	case "brief":
+		b := env.Brief(res)
+		b.AgentContext = env.Agents().AgentContext(hydrate.AgentContextOptions{})
 		if a.json {
-			b := env.Brief(res)
 			return a.printJSON(struct {
 				SchemaVersion int `json:"schemaVersion"`
 				*hydrate.Brief
@@ -135,41 +136,42 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 				Note     *string `json:"note"`
 			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
 		}
-		return printBrief(a.stdout, env.Brief(res), "")
+		return printBrief(a.stdout, b, "")
 	}
 	a.printHydrate(a.stdout, env, res)
 	return nil
 }
 
 type hydrateReport struct {
-	SchemaVersion  int                  `json:"schemaVersion"`
-	User           string               `json:"user"`
-	UserSource     string               `json:"userSource"`
-	UserSourceFile *string              `json:"userSourceFile"`
-	SessionFile    string               `json:"sessionFile"`
-	State          hydrate.SessionState `json:"state"`
-	Found          hydrate.SessionState `json:"found"`
-	Plan           *string              `json:"plan"`
-	Started        *string              `json:"started"`
-	ResumeTask     *int                 `json:"resumeTask"`
-	Interrupted    bool                 `json:"interrupted"`
-	Tasks          []jsonTask           `json:"tasks"`
-	Counts         any                  `json:"counts"`
-	StaleReasons   []string             `json:"staleReasons"`
-	CorruptReasons []string             `json:"corruptReasons"`
-	Warnings       []string             `json:"warnings"`
-	Actions        []hydrate.Action     `json:"actions"`
-	Phase          *string              `json:"phase"`
-	NextPlan       *string              `json:"nextPlan"`
-	Note           *string              `json:"note"`
-	Carry          *hydrate.CarryReport `json:"carry"`
-	StateDrift     []hydrate.Difference `json:"stateDrift"`
-	StateSynced    bool                 `json:"stateSynced"`
-	Confidence     *string              `json:"confidence"`
-	Alternatives   []alternativeJSON    `json:"alternatives"`
-	Work           *hydrate.Work        `json:"work"`
-	Handoff        *roadmap.Handoff     `json:"handoff"`
-	TakenOverBy    []hydrate.TakenOver  `json:"takenOverBy"`
+	SchemaVersion  int                   `json:"schemaVersion"`
+	User           string                `json:"user"`
+	UserSource     string                `json:"userSource"`
+	UserSourceFile *string               `json:"userSourceFile"`
+	SessionFile    string                `json:"sessionFile"`
+	State          hydrate.SessionState  `json:"state"`
+	Found          hydrate.SessionState  `json:"found"`
+	Plan           *string               `json:"plan"`
+	Started        *string               `json:"started"`
+	ResumeTask     *int                  `json:"resumeTask"`
+	Interrupted    bool                  `json:"interrupted"`
+	Tasks          []jsonTask            `json:"tasks"`
+	Counts         any                   `json:"counts"`
+	StaleReasons   []string              `json:"staleReasons"`
+	CorruptReasons []string              `json:"corruptReasons"`
+	Warnings       []string              `json:"warnings"`
+	Actions        []hydrate.Action      `json:"actions"`
+	Phase          *string               `json:"phase"`
+	NextPlan       *string               `json:"nextPlan"`
+	Note           *string               `json:"note"`
+	Carry          *hydrate.CarryReport  `json:"carry"`
+	StateDrift     []hydrate.Difference  `json:"stateDrift"`
+	StateSynced    bool                  `json:"stateSynced"`
+	Confidence     *string               `json:"confidence"`
+	Alternatives   []alternativeJSON     `json:"alternatives"`
+	Work           *hydrate.Work         `json:"work"`
+	Handoff        *roadmap.Handoff      `json:"handoff"`
+	TakenOverBy    []hydrate.TakenOver   `json:"takenOverBy"`
+	AgentContext   *hydrate.AgentContext `json:"agentContext"`
 }
 
 func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
@@ -202,6 +204,7 @@ func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
 		Work:           r.Work,
 		Handoff:        r.Handoff,
 		TakenOverBy:    nonNil(r.TakenOver),
+		AgentContext:   env.Agents().AgentContext(hydrate.AgentContextOptions{}),
 	}
 }
 

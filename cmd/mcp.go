@@ -28,8 +28,11 @@ what they answer):
   session_rehydrate (sessionId, instanceId, snapshotId, fromTimestamp)
       the seed's session.rehydrate: {sessionId, instanceId, rehydrated, snapshot{id, timestamp,
       eventCount}, context{plan, state, lastTasks[{id, text, status}], activeTodos, resumeTask,
-      interrupted, staleReasons, recentEvents, recentEventsOmitted}}; times in Unix ms, a
-      task's id its number as a string, statuses as gsd writes them (in-progress)
+      interrupted, staleReasons, recentEvents, recentEventsOmitted, lastPrompt, lastTools,
+      todoSource, agentContext}}; times in Unix ms, a task's id its number as a string,
+      statuses as gsd writes them (in-progress); lastPrompt, lastTools and activeTodos are the
+      agent's own as the hooks captured them (activeTodos the plan's tasks when the agent kept
+      no list: todoSource "plan")
 
 Every other tool answers with the object its command prints with --json, field for field (gsd
 help json): null for unknowns, RFC 3339 times, durations as "2h". Each declares its inputSchema,

@@ -518,9 +518,25 @@ func (a *app) openWith(user, anyWorkstream bool) (*hydrate.Env, string, error) {
 		Environment:   settings,
 		Git:           teamsync.ExecGit{Dir: dir}, // for sessions gsd sync fetched, and the tasks' commits
 		NoGitEvidence: a.noGitEvidence || !a.work,
+		StateDir:      a.stateDir(),
 	})
 	a.env = env
 	return env, dir, err
+}
+
+// stateDir is gsd's directory in the user's state directory: $XDG_STATE_HOME/gsd, else
+// ~/.local/state/gsd (on Windows, %LOCALAPPDATA%\gsd); "" when there is none.
+func (a *app) stateDir() string {
+	if d := a.getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "gsd")
+	}
+	if d := a.getenv("LOCALAPPDATA"); runtime.GOOS == "windows" && filepath.IsAbs(d) {
+		return filepath.Join(d, "gsd")
+	}
+	if home := a.getenv("HOME"); filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "gsd")
+	}
+	return ""
 }
 
 // history says who writes, for the journal.

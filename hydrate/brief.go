@@ -45,6 +45,9 @@ type Brief struct {
 	// their agent continues the plan.
 	TakenOver []TakenOver `json:"takenOverBy"`
 	Next      []Step      `json:"next"`
+	// AgentContext is what the agent itself was doing before the reset, as the hooks captured
+	// it from its transcript (Agents.AgentContext; nil: none). Brief leaves it to its caller.
+	AgentContext *AgentContext `json:"agentContext"`
 }
 
 // maxWorkListed bounds each list of a brief's Work.

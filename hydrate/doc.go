@@ -68,6 +68,10 @@
 //     ([Agents.Detach]), compacting ([Agents.PreCompact]), a hook failing ([Agents.HookFailed]);
 //     package hook is what a hook exchanges with the agent.
 //   - rehydrate.go: the MCP session_rehydrate ([Agents.Rehydrate]).
+//   - agentcontext.go: the agent's own context (its last prompt, todo list, tools, edited
+//     files), captured from its transcript by the hooks ([Agents.Capture]) and handed back
+//     after a reset ([Agents.AgentContext], [Agents.TakeReinject]); package agentctx reads the
+//     transcripts and keeps the record's format.
 //
 // # The team (env.Team())
 //

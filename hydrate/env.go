@@ -52,6 +52,9 @@ type Config struct {
 	Git teamsync.Git
 	// NoGitEvidence turns off reading what git records of the work (--no-git-evidence).
 	NoGitEvidence bool
+	// StateDir is the user's state directory for gsd ($XDG_STATE_HOME/gsd), where the agent's
+	// captured context is kept for a project outside git ("": none).
+	StateDir string
 }
 
 // Env is an opened project and the user working in it.
@@ -80,6 +83,7 @@ type Env struct {
 	noTraces       bool                        // Config.NoGitEvidence
 	traces         *Traces                     // what git records of the work, once read
 	lookupEnv      func(string) (string, bool) // to find the repository as git does
+	stateDir       string                      // Config.StateDir
 }
 
 // The use cases beyond the session itself, by what they serve (doc.go): env.Project(),
@@ -241,7 +245,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 		}
 		pdir, scopeWarn = sel.Dir(), sel.Warning()
 	}
-	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, scopeWarn: scopeWarn, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, noTraces: cfg.NoGitEvidence, lookupEnv: idEnv.LookupEnv}
+	e := &Env{Root: root, FS: fsys, PlanningDir: pdir, workstream: cfg.Workstream, scopeWarn: scopeWarn, User: id, now: cfg.Now, lockTimeout: cfg.LockTimeout, environment: cfg.Environment, hist: cfg.History, git: cfg.Git, noTraces: cfg.NoGitEvidence, lookupEnv: idEnv.LookupEnv, stateDir: cfg.StateDir}
 	if e.now == nil {
 		e.now = time.Now
 	}

@@ -55,6 +55,14 @@ type RehydrateContext struct {
 	RecentEvents []ContextEvent `json:"recentEvents"` // journal events after fromTimestamp, the last maxRecentEvents of them
 	// RecentOmitted counts the earlier events after fromTimestamp left out of RecentEvents.
 	RecentOmitted int `json:"recentEventsOmitted"`
+	// The agent's own context, as the hooks captured it from its transcript: the seed's
+	// lastPrompt and lastTools, and TodoSource, the agent's tool that wrote ActiveTodos
+	// (TodoWrite, Task, update_plan, write_todos), or "plan" when they are the session's tasks
+	// (no list captured, or a stale capture). AgentContext is the whole capture (null: none).
+	LastPrompt   *string       `json:"lastPrompt"`
+	LastTools    []string      `json:"lastTools"`
+	TodoSource   string        `json:"todoSource"`
+	AgentContext *AgentContext `json:"agentContext"`
 }
 
 // ContextTask is one task of the session, in the seed's shape (its id a string) with gsd's values.
@@ -64,10 +72,12 @@ type ContextTask struct {
 	Status planfile.Status `json:"status"` // complete, in-progress, pending, as everywhere in gsd
 }
 
-// ContextTodo is a task still to do, in the seed's shape with gsd's values.
+// ContextTodo is a task still to do, in the seed's shape with gsd's values: an item of the
+// agent's own todo list, or a task of the session's plan.
 type ContextTodo struct {
-	Content string          `json:"content"`
-	Status  planfile.Status `json:"status"` // in-progress or pending
+	Content    string          `json:"content"`
+	Status     planfile.Status `json:"status"`               // in-progress or pending
+	ActiveForm string          `json:"activeForm,omitempty"` // the agent's: what it shows while doing it
 }
 
 // ContextEvent is one journal event, briefly.
@@ -92,6 +102,7 @@ func (a Agents) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	res := &RehydrateResult{SessionID: e.User.User, InstanceID: req.Instance}
 	res.Context.LastTasks, res.Context.ActiveTodos = []ContextTask{}, []ContextTodo{}
 	res.Context.StaleReasons, res.Context.RecentEvents = []string{}, []ContextEvent{}
+	res.Context.LastTools, res.Context.TodoSource = []string{}, TodoSourcePlan
 	lr, err := e.readJournal()
 	if err != nil {
 		return nil, err
@@ -146,6 +157,7 @@ func (a Agents) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 			c.ActiveTodos = append(c.ActiveTodos, ContextTodo{Content: t.Name, Status: t.Status})
 		}
 	}
+	c.agentContext(a.AgentContext(AgentContextOptions{}))
 	if !req.From.IsZero() {
 		evs := lr.Events
 		if i := len(evs) - maxRecentEvents; i > 0 && evs[i-1].Time.After(req.From) {
@@ -177,4 +189,27 @@ func (a Agents) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	}
 	res.Rehydrated = ok
 	return res, nil
+}
+
+// TodoSourcePlan is the todoSource of a rehydration whose activeTodos are the session's tasks.
+const TodoSourcePlan = "plan"
+
+// agentContext puts the agent's own context in c: the seed's lastPrompt and lastTools, and the
+// agent's todo list as activeTodos in place of the plan's tasks, when the agent kept one. A
+// stale capture is listed, and none of it used.
+func (c *RehydrateContext) agentContext(ac *AgentContext) {
+	c.AgentContext = ac
+	if ac == nil || ac.Stale {
+		return
+	}
+	c.LastPrompt, c.LastTools = ac.LastPrompt, ac.LastTools
+	if ac.TodoSource == nil {
+		return
+	}
+	c.TodoSource, c.ActiveTodos = *ac.TodoSource, []ContextTodo{}
+	for _, t := range ac.Todos {
+		if st := planfile.Status(t.Status); st == planfile.InProgress || st == planfile.Pending {
+			c.ActiveTodos = append(c.ActiveTodos, ContextTodo{Content: t.Content, Status: st, ActiveForm: t.ActiveForm})
+		}
+	}
 }

@@ -43,7 +43,8 @@ type Settings struct {
 	Sync          bool          // the lifecycle hooks run gsd sync (SessionEnd publishes, SessionStart fetches)
 	// GitEvidence lets hydrate read what git records of the work (task commits, files changed
 	// and not committed) to find where the work stands.
-	GitEvidence bool
+	GitEvidence  bool
+	AgentContext bool // the hooks capture the agent's own context from its transcript, and hand it back
 
 	Sources  map[string]Source // by key: keepSnapshots, lockTimeout, journal, idleAfter
 	Warnings []string          // keys of the section gsd does not know
@@ -72,7 +73,7 @@ func (s *Settings) InvalidWarning(e *Error) string {
 }
 
 // Keys are the settings' keys, in the order gsd config shows them.
-var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync", "gitEvidence"}
+var Keys = []string{"keepSnapshots", "lockTimeout", "journal", "idleAfter", "sync", "gitEvidence", "agentContext"}
 
 // Value renders the setting key as gsd config shows it.
 func (s *Settings) Value(key string) string {
@@ -87,6 +88,8 @@ func (s *Settings) Value(key string) string {
 		return strconv.FormatBool(s.Sync)
 	case "gitEvidence":
 		return strconv.FormatBool(s.GitEvidence)
+	case "agentContext":
+		return strconv.FormatBool(s.AgentContext)
 	case "idleAfter":
 		return textfmt.Duration(s.IdleAfter)
 	}
@@ -105,6 +108,8 @@ func (s *Settings) Typed(key string) any {
 		return s.Sync
 	case "gitEvidence":
 		return s.GitEvidence
+	case "agentContext":
+		return s.AgentContext
 	}
 	return s.Value(key)
 }
@@ -136,6 +141,8 @@ type Environment struct {
 	IdleAfter   time.Duration // GSD_IDLE_AFTER
 	Sync        *bool         // GSD_SYNC (1/true or 0/false), nil when unset
 	GitEvidence *bool         // GSD_GIT_EVIDENCE (1/true or 0/false), nil when unset
+	// AgentContext is GSD_AGENT_CONTEXT (1/true/on or 0/false/off), nil when unset.
+	AgentContext *bool
 }
 
 // ReadEnvironment reads GSD_LOCK_TIMEOUT and GSD_IDLE_AFTER through lookupEnv (nil: none set). A
@@ -170,6 +177,20 @@ func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error)
 			*v.to = &b
 		}
 	}
+	if s, ok := lookupEnv("GSD_AGENT_CONTEXT"); ok && s != "" {
+		var b bool
+		switch t := strings.ToLower(strings.TrimSpace(s)); t {
+		case "on":
+			b = true
+		case "off":
+		default:
+			var err error
+			if b, err = strconv.ParseBool(t); err != nil {
+				return Environment{}, &Error{Where: "GSD_AGENT_CONTEXT", Err: fmt.Errorf("%q is not on, off, 1, 0, true or false", s)}
+			}
+		}
+		env.AgentContext = &b
+	}
 	return env, nil
 }
 
@@ -184,6 +205,7 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 		Journal:       true,
 		IdleAfter:     DefaultIdleAfter,
 		GitEvidence:   true,
+		AgentContext:  true,
 		Sources:       map[string]Source{},
 	}
 	for _, k := range Keys {
@@ -208,6 +230,9 @@ func Load(data []byte, lockWait time.Duration, env Environment) (*Settings, erro
 	}
 	if env.GitEvidence != nil {
 		s.GitEvidence, s.Sources["gitEvidence"] = *env.GitEvidence, "GSD_GIT_EVIDENCE"
+	}
+	if env.AgentContext != nil {
+		s.AgentContext, s.Sources["agentContext"] = *env.AgentContext, "GSD_AGENT_CONTEXT"
 	}
 	return s, nil
 }
@@ -255,13 +280,13 @@ func (s *Settings) file(data []byte) error {
 			} else {
 				s.IdleAfter = d
 			}
-		case "journal", "sync", "gitEvidence":
+		case "journal", "sync", "gitEvidence", "agentContext":
 			var b bool
 			if err := json.Unmarshal(v, &b); err != nil {
 				bad(fmt.Errorf("%s is not true or false", show(v)))
 				continue
 			}
-			*map[string]*bool{"journal": &s.Journal, "sync": &s.Sync, "gitEvidence": &s.GitEvidence}[k] = b
+			*map[string]*bool{"journal": &s.Journal, "sync": &s.Sync, "gitEvidence": &s.GitEvidence, "agentContext": &s.AgentContext}[k] = b
 		default:
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s.%s: unknown setting, ignored (known: %s)", File, Section, k, strings.Join(Keys, ", ")))
 			continue

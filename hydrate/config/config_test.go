@@ -166,7 +166,7 @@ func TestTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h", "sync": false, "gitEvidence": true}
+	want := map[string]any{"keepSnapshots": 10, "lockTimeout": "10s", "journal": true, "idleAfter": "2h", "sync": false, "gitEvidence": true, "agentContext": true}
 	for _, k := range Keys {
 		if got := s.Typed(k); got != want[k] {
 			t.Errorf("%s: %#v, want %#v", k, got, want[k])
@@ -252,5 +252,32 @@ func TestOneRangeWhateverTheSpelling(t *testing.T) {
 	}
 	if _, err := ReadEnvironment(lookup("GSD_IDLE_AFTER", "1e-10")); err == nil || err.Error() != `GSD_IDLE_AFTER: "1e-10" `+tooShort {
 		t.Errorf("environment: %v", err)
+	}
+}
+
+// agentContext is on by default; the file turns it off, and GSD_AGENT_CONTEXT (on/off, 1/0,
+// true/false) overrides the file; anything else in the variable is the invocation's mistake.
+func TestAgentContextSetting(t *testing.T) {
+	s, err := Load([]byte(`{"gsd": {"agentContext": false}}`), 0, Environment{})
+	if err != nil || s.AgentContext || s.Sources["agentContext"] != ".planning/config.json (gsd.agentContext)" {
+		t.Fatalf("file: %+v, %v", s, err)
+	}
+	for v, want := range map[string]bool{"on": true, "ON": true, "1": true, "true": true, "off": false, " Off ": false, "0": false, "false": false} {
+		env, err := ReadEnvironment(lookup("GSD_AGENT_CONTEXT", v))
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		s, err := Load([]byte(`{"gsd": {"agentContext": false}}`), 0, env)
+		if err != nil || s.AgentContext != want || s.Sources["agentContext"] != "GSD_AGENT_CONTEXT" {
+			t.Errorf("GSD_AGENT_CONTEXT=%q: %v (%s), %v", v, s.AgentContext, s.Sources["agentContext"], err)
+		}
+	}
+	_, err = ReadEnvironment(lookup("GSD_AGENT_CONTEXT", "nope"))
+	var ce *Error
+	if !errors.As(err, &ce) || !ce.FromEnvironment() || err.Error() != `GSD_AGENT_CONTEXT: "nope" is not on, off, 1, 0, true or false` {
+		t.Errorf("bad variable: %v", err)
+	}
+	if err := loadErr(`{"gsd": {"agentContext": "no"}}`); err == nil || err.Error() != `.planning/config.json: gsd.agentContext: "no" is not true or false` {
+		t.Errorf("bad value: %v", err)
 	}
 }

@@ -28,6 +28,18 @@ type Input struct {
 	Source        string `json:"source"`  // SessionStart: startup, resume, clear, compact
 	Trigger       string `json:"trigger"` // PreCompact: manual, auto
 	Reason        string `json:"reason"`  // SessionEnd: clear, logout, prompt_input_exit, other, ...
+	// TranscriptPath is the agent's transcript of the session (null in Codex for a session
+	// without one): where the turn-end, pre-compact and session-end hooks capture the agent's
+	// own context from.
+	TranscriptPath string `json:"transcript_path"`
+}
+
+// Detail is what the event gave besides its name: PreCompact's trigger, SessionEnd's reason.
+func (in Input) Detail() string {
+	if in.Trigger != "" {
+		return in.Trigger
+	}
+	return in.Reason
 }
 
 // ParseInput reads an event's JSON. Empty input is ErrNoInput; anything that is not a JSON
@@ -62,7 +74,8 @@ const MaxContext = 8 << 10
 // contextCut ends a context cut to MaxContext.
 const contextCut = "\n… (cut at 8192 bytes: gsd brief --no-bootstrap prints the rest)"
 
-// NewSessionStartOutput wraps context for event (SessionStart), cut to MaxContext.
+// NewSessionStartOutput wraps context for event (SessionStart, or Gemini CLI's BeforeAgent,
+// which takes the same output), cut to MaxContext.
 func NewSessionStartOutput(event, context string) SessionStartOutput {
 	return SessionStartOutput{SessionStartSpecific{HookEventName: event, AdditionalContext: ClipContext(context)}}
 }

@@ -88,6 +88,66 @@ func WriteRegular(path string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// WriteFileUnsynced is WriteFile without waiting for the disk: a reader sees the old content or
+// the new, whole, never a mix; but after a power loss soon after it returns the file may hold the
+// old content (or, on some file systems, nothing). For a file whose loss costs nothing that is
+// not made again on the next run (where an agent's transcript was last read), written on every
+// turn of an agent, where two fsyncs would cost more than the rest of the work.
+func WriteFileUnsynced(path string, data []byte, perm fs.FileMode) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if fi, err := os.Lstat(target); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("write %s: not a regular file", path)
+	}
+	tmp, err := writeTemp(filepath.Dir(target), filepath.Base(target), data, perm, false)
+	if err == nil {
+		err = beforeRename(tmp)
+	}
+	if err == nil {
+		err = renameReplace(tmp, target)
+	}
+	if err != nil {
+		if tmp != "" {
+			_ = removeFile(tmp)
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReplaceUnsynced is WriteFileUnsynced for a file rewritten often by writers that take turns
+// (they hold a lock): where it can, it writes a spare file beside the target (".<name>.spare",
+// made with perm the first time) and exchanges it with the target in one step, then empties it,
+// so that no file is created or deleted per write (on Linux, with renameat2's RENAME_EXCHANGE;
+// creating and deleting a file each time costs more than the write itself when done several
+// times a second). Elsewhere, and for a target that does not exist yet, it is
+// WriteFileUnsynced.
+func ReplaceUnsynced(path string, data []byte, perm fs.FileMode) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fi, err := os.Lstat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return WriteFileUnsynced(path, data, perm)
+	}
+	done, err := replaceSwapped(target, data, perm)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if !done {
+		return WriteFileUnsynced(path, data, perm)
+	}
+	return nil
+}
+
+// spareName is the spare file ReplaceUnsynced keeps beside target.
+func spareName(target string) string {
+	return filepath.Join(filepath.Dir(target), "."+filepath.Base(target)+".spare")
+}
+
 // CreateExclusive writes data to a new file at path, atomically, failing with an error that wraps
 // fs.ErrExist if anything (even a dangling symlink) already exists there.
 //
@@ -229,7 +289,7 @@ func writeTemp(dir, base string, data []byte, perm fs.FileMode, durable bool) (s
 	// O_EXCL makes a name collision (astronomically unlikely with 63 random bits, or a stale
 	// file from a crash) an error we retry instead of two writers sharing one temporary file.
 	for range 100 {
-		f, err = os.OpenFile(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err = Open(tempName(dir, base), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm) // (a regular file: no poller)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}

@@ -380,3 +380,78 @@ func TestIsTemp(t *testing.T) {
 		t.Errorf("IsTemp(%q) = false for a name writeTemp made", tmp)
 	}
 }
+
+// WriteFileUnsynced replaces the content whole, follows a symlink, refuses a directory, and a
+// failure before the rename leaves the old content and no temporary file.
+func TestWriteFileUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ann.json")
+	if err := WriteFileUnsynced(path, []byte("one"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "one")
+	assertPerm(t, path, 0o600)
+	if err := WriteFileUnsynced(path, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "two")
+	assertNoTemp(t, dir)
+	link := filepath.Join(dir, "link.json")
+	symlinkOrSkip(t, "ann.json", link)
+	if err := WriteFileUnsynced(link, []byte("three"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "three")
+	if err := WriteFileUnsynced(dir, []byte("x"), 0o600); err == nil {
+		t.Error("a directory was replaced")
+	}
+	seen := failBeforeRename(t)
+	if err := WriteFileUnsynced(path, []byte("four"), 0o600); err == nil || !strings.Contains(err.Error(), "injected failure") || len(*seen) != 1 {
+		t.Fatalf("injected failure: %v", err)
+	}
+	assertContent(t, path, "three")
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"ann.json", "link.json"}) {
+		t.Errorf("directory holds %q after a failed write", got)
+	}
+}
+
+// ReplaceUnsynced replaces the content whole, through a symlink too; it leaves no file but the
+// target and, where it exchanged them, an empty spare; a failure before the exchange leaves
+// the old content and no spare.
+func TestReplaceUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ann.json")
+	for _, content := range []string{"one", "two", "three"} {
+		if err := ReplaceUnsynced(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		assertContent(t, path, content)
+		assertPerm(t, path, 0o600)
+		for _, name := range dirNames(t, dir) {
+			switch name {
+			case "ann.json":
+			case ".ann.json.spare":
+				assertContent(t, filepath.Join(dir, name), "")
+			default:
+				t.Errorf("left %s", name)
+			}
+		}
+	}
+	link := filepath.Join(dir, "link.json")
+	symlinkOrSkip(t, "ann.json", link)
+	if err := ReplaceUnsynced(link, []byte("four"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	assertContent(t, path, "four")
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	seen := failBeforeRename(t)
+	if err := ReplaceUnsynced(path, []byte("five"), 0o600); err == nil || !strings.Contains(err.Error(), "injected failure") || len(*seen) != 1 {
+		t.Fatalf("injected failure: %v", err)
+	}
+	assertContent(t, path, "four")
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"ann.json", "link.json"}) {
+		t.Errorf("directory holds %q after a failed write", got)
+	}
+}

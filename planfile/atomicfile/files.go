@@ -16,18 +16,11 @@ import (
 // and /dev/zero is never read until memory runs out. A missing file gives an error wrapping
 // fs.ErrNotExist.
 func ReadFile(name string, limit int64) ([]byte, error) {
-	f, err := openNoBlock(name)
+	f, fi, err := OpenRegular(name)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(name, fi.Mode())
-	}
 	if fi.Size() > limit {
 		return nil, tooLarge(name, limit)
 	}
@@ -39,6 +32,25 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, tooLarge(name, limit)
 	}
 	return data, nil
+}
+
+// OpenRegular opens the regular file at name for reading (symlinks followed), with its
+// FileInfo, for a reader that reads only part of it (the end of an agent's transcript). Like
+// ReadFile it never blocks and refuses a FIFO, device or directory without reading from it.
+func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	f, err := openNoBlock(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = notRegular(name, fi.Mode())
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
 }
 
 // tooLarge is ReadFile's error for a file over its limit.

@@ -47,6 +47,9 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	return syncDir(dir)
 }
 
+// renameReplace moves oldpath over newpath, atomically, without syncing anything.
+func renameReplace(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+
 // syncDir makes a rename or link in dir durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -41,6 +41,11 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
+// renameReplace moves oldpath over newpath, atomically, without waiting for the disk.
+func renameReplace(oldpath, newpath string) error {
+	return moveFile(oldpath, newpath, windows.MOVEFILE_REPLACE_EXISTING)
+}
+
 // renameNoReplace moves oldpath to newpath unless newpath exists: without
 // MOVEFILE_REPLACE_EXISTING, MoveFileEx fails with ERROR_ALREADY_EXISTS or ERROR_FILE_EXISTS,
 // which errors.Is matches to fs.ErrExist.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh GSD [spec|hydrate|upstream|hooks]...: whole-process timings of the static gsd binary,
+# bench.sh GSD [spec|hydrate|upstream|hooks|capture]...: whole-process timings of the static gsd binary,
 # each comparison measured by one hyperfine invocation so that its ratio comes from one run; the
 # targets of hydrate and hooks are then judged on paired runs (testdata/bench/paired: the two
 # commands alternate, and the ratio is the median of the per-pair ratios), since on a machine whose
@@ -12,16 +12,20 @@
 #   hooks     each lifecycle hook (session-start, pre-compact, session-end), fed the JSON Claude
 #             Code writes, against `gsd --version`, on the 10-phase project with a valid session
 #             (hyperfine's shell mode, for the redirection; it subtracts the shell's own time)
-# With no section named, all four run; a summary of the ratios ends the output.
+#   capture   the agent-context capture on a 200 MB Claude Code transcript (made by gentranscript):
+#             Stop with 1 MB appended since the last read, with nothing appended, with no read
+#             remembered (the last 1 MiB), and SessionEnd with 1 MB appended, against
+#             `gsd --version` (paired; before each run the capture's record is put back as it was)
+# With no section named, all five run; a summary of the ratios ends the output.
 # Needs hyperfine, go, git, and for `upstream` node, npm (the package is fetched with `npm pack` into
 # a scratch directory at every run) and GSD_CORPUS (relative to the repository root, or absolute:
 # GSD_CORPUS=../shared/corpus). The summary is computed
 # with node when it is present, else python3 (BENCH_JSON=python3 chooses). make bench is not run in CI.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bench.sh GSD [spec|hydrate|upstream|hooks|capture]..." >&2; exit 2; }
 gsd=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
-sections=${*:-spec hydrate upstream hooks}
+sections=${*:-spec hydrate upstream hooks capture}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 upstream_pkg=get-shit-done-cc@1.37.1
@@ -32,7 +36,7 @@ corpus=${corpus:+$corpus/cipher-box}
 die() { echo "bench: $*" >&2; exit 1; }
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 for s in $sections; do
-  case $s in spec | hydrate | upstream | hooks) ;; *) die "unknown section $s (spec, hydrate, upstream, hooks)" ;; esac
+  case $s in spec | hydrate | upstream | hooks | capture) ;; *) die "unknown section $s (spec, hydrate, upstream, hooks, capture)" ;; esac
 done
 command -v hyperfine >/dev/null || die "hyperfine is needed (apt-get install hyperfine)"
 if want upstream; then
@@ -56,13 +60,14 @@ trap 'rm -rf "$work"' EXIT
 cp "$gsd" "$work/gsd" && gsd=$work/gsd
 summary=$work/summary.txt
 : > "$summary"
-if want hydrate || want hooks; then
+if want hydrate || want hooks || want capture; then
   (cd "$root" && go build -o "$work/paired" ./testdata/bench/paired) || die "cannot build testdata/bench/paired"
 fi
 
-# pair NAME-A CMD-A NAME-B CMD-B TARGET [STDIN]: one summary line from paired runs, A over B.
+# pair NAME-A CMD-A NAME-B CMD-B TARGET [STDIN [PREP]]: one summary line from paired runs, A over
+# B; PREP runs, untimed, before each run of A.
 pair() {
-  "$work/paired" -n "${BENCH_PAIRS:-300}" -a "$1=$2" -b "$3=$4" -target "$5" ${6:+-stdin "$6"} >> "$summary"
+  "$work/paired" -n "${BENCH_PAIRS:-300}" -a "$1=$2" -b "$3=$4" -target "$5" ${6:+-stdin "$6"} ${7:+-prep "$7"} >> "$summary"
 }
 
 # ratio EXPORT NAME-A NAME-B TARGET: one summary line, A's time over B's from one hyperfine export.
@@ -86,7 +91,7 @@ print("%7.2fx  median %.2fx  min %.2fx  cpu %.2fx  %s %.3f ms / %s %.3f ms  targ
   fi
 }
 
-if want spec || want hydrate || want hooks; then
+if want spec || want hydrate || want hooks || want capture; then
   # The per-turn case: a valid session (bootstrapped, one task complete, one in progress).
   sizes=10
   if want hydrate; then sizes="10 1000"; fi
@@ -129,7 +134,7 @@ if want hooks; then
   # The JSON Claude Code writes to each hook (as recorded in testdata/script/hook_lifecycle.txtar),
   # with the project as cwd. PreCompact makes a snapshot on every run (pruned to the newest few).
   p=$work/p10
-  common='"session_id":"5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30","transcript_path":"/tmp/t.jsonl","cwd":"'$p'","permission_mode":"default"'
+  common='"session_id":"5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30","transcript_path":"'$work'/no-transcript.jsonl","cwd":"'$p'","permission_mode":"default"'
   printf '{%s,"hook_event_name":"SessionStart","source":"resume","model":"claude-sonnet-4-5"}\n' "$common" > "$work/ss.json"
   printf '{%s,"hook_event_name":"PreCompact","trigger":"auto","custom_instructions":""}\n' "$common" > "$work/pc.json"
   printf '{%s,"hook_event_name":"SessionEnd","reason":"clear"}\n' "$common" > "$work/se.json"
@@ -145,6 +150,32 @@ if want hooks; then
   for h in session-start:ss pre-compact:pc session-end:se; do
     (cd "$p" && pair "hook ${h%%:*}" "$gsd hook ${h%%:*}" 'gsd --version' "$gsd --version" '<= 1.3x (paired)' "$work/${h##*:}.json")
   done
+fi
+
+if want capture; then
+  p=$work/p10
+  (cd "$root" && go build -o "$work/gentranscript" ./testdata/bench/gentranscript) || die "cannot build testdata/bench/gentranscript"
+  t=$work/transcript.jsonl
+  echo "bench: generating a 200 MB Claude Code transcript"
+  "$work/gentranscript" "$t" 199M "$p"
+  "$work/gentranscript" "$work/appended.jsonl" 1M "$p"
+  common='"session_id":"5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30","transcript_path":"'$t'","cwd":"'$p'","permission_mode":"default"'
+  printf '{%s,"hook_event_name":"Stop","stop_hook_active":false}\n' "$common" > "$work/stop.json"
+  printf '{%s,"hook_event_name":"SessionEnd","reason":"clear"}\n' "$common" > "$work/se-clear.json"
+  # The read before: its record, with the cursor at the end of the first 199 MB, is put back
+  # before each timed run, so that each reads the same 1 MB appended since.
+  out=$(cd "$p" && GSD_USER= "$gsd" hook turn-end < "$work/stop.json" 2>&1) && [ -z "$out" ] || die "gsd hook turn-end: $out"
+  record=$(ls "$p"/.git/gsd/agent-context/*.json) && [ -f "$record" ] || die "no capture record under $p/.git/gsd"
+  cp "$record" "$work/record-before"
+  cat "$work/appended.jsonl" >> "$t"
+  echo "bench: transcript $(wc -c < "$t") bytes, $(wc -c < "$work/appended.jsonl") appended since the record's read"
+  (cd "$p" && GSD_USER= "$gsd" hook turn-end < "$work/stop.json")
+  grep -q '"lastPrompt": "Turn ' "$record" || die "the capture after 1 MB appended has no prompt: $(cat "$record")"
+  cp "$record" "$work/record-after"
+  (cd "$p" && GSD_USER= pair 'Stop, 1 MB appended' "$gsd hook turn-end" 'gsd --version' "$gsd --version" '<= 2x (paired)' "$work/stop.json" "cp $work/record-before $record")
+  (cd "$p" && GSD_USER= pair 'Stop, nothing appended' "$gsd hook turn-end" 'gsd --version' "$gsd --version" '<= 1.3x (paired)' "$work/stop.json" "cp $work/record-after $record")
+  (cd "$p" && GSD_USER= pair 'Stop, no read remembered' "$gsd hook turn-end" 'gsd --version' "$gsd --version" 'informational (reads the last 1 MiB)' "$work/stop.json" "rm -f $record")
+  (cd "$p" && GSD_USER= pair 'SessionEnd, 1 MB appended' "$gsd hook session-end" 'gsd --version' "$gsd --version" 'far inside 1.5 s (its time is the figure)' "$work/se-clear.json" "cp $work/record-before $record")
 fi
 
 if want upstream; then

@@ -25,6 +25,8 @@ func TestAgents(t *testing.T) {
 		"session-start": {"SessionStart"},
 		"pre-compact":   {"PreCompact", "PreCompress"},
 		"session-end":   {"SessionEnd"},
+		"turn-end":      {"Stop", "AfterAgent"},
+		"turn-start":    {"BeforeAgent"},
 	} {
 		if got := Events(sub); !slices.Equal(got, want) {
 			t.Errorf("Events(%q) = %q, want %q", sub, got, want)
@@ -35,7 +37,7 @@ func TestAgents(t *testing.T) {
 			}
 		}
 	}
-	if Serves("session-end", "PreCompact") || Serves("pre-compact", "") {
+	if Serves("session-end", "PreCompact") || Serves("pre-compact", "") || Serves("turn-end", "SubagentStop") {
 		t.Error("Serves matched another hook's event")
 	}
 	home, dir := filepath.FromSlash("/home/ann"), filepath.FromSlash("/etc/agent")

@@ -1,4 +1,4 @@
-// Package settings adds gsd's lifecycle hooks (SessionStart, PreCompact, SessionEnd) to an agent's
+// Package settings adds gsd's lifecycle hooks (SessionStart, PreCompact, SessionEnd, Stop) to an agent's
 // settings file (Claude Code's, Gemini CLI's, Codex's hooks.json) and removes them.
 //
 // A settings file is the user's: it holds permissions, environment, other hooks, in an order and
@@ -38,20 +38,26 @@ type Spec struct {
 }
 
 // Specs are gsd's hooks: SessionStart gives the agent the brief and journals the rehydration,
-// PreCompact keeps a pre-compact snapshot, SessionEnd journals the detach.
+// PreCompact keeps a pre-compact snapshot, SessionEnd journals the detach; PreCompact,
+// SessionEnd and Stop (each turn's end) capture the agent's own context from its transcript.
 var Specs = []Spec{
 	{Event, Matcher, "session-start"},
 	{"PreCompact", "", "pre-compact"},
 	{"SessionEnd", "", "session-end"},
+	{"Stop", "", "turn-end"},
 }
 
 // GeminiSpecs are the same hooks for Gemini CLI, whose settings.json has the same "hooks" layout:
 // its SessionStart (sources startup, resume, clear; a lifecycle matcher is an exact string, so
-// none is given), PreCompress and SessionEnd.
+// none is given), PreCompress, SessionEnd and AfterAgent (a turn's end); and BeforeAgent, which
+// hands the captured context back on the turn after a compression (its SessionStart does not
+// follow one).
 var GeminiSpecs = []Spec{
 	{Event, "", "session-start"},
 	{"PreCompress", "", "pre-compact"},
 	{"SessionEnd", "", "session-end"},
+	{"AfterAgent", "", "turn-end"},
+	{"BeforeAgent", "", "turn-start"},
 }
 
 // CodexSpecs are the hooks for Codex CLI, whose hooks.json has the same layout: SessionStart
@@ -62,6 +68,7 @@ var CodexSpecs = []Spec{
 	{Event, "startup|resume|clear|compact", "session-start"},
 	{"PreCompact", "", "pre-compact"},
 	{"SessionEnd", "", "session-end"},
+	{"Stop", "", "turn-end"},
 }
 
 // Guard makes a hook command safe to share: it runs command only where its program is on the

@@ -425,12 +425,22 @@ const installAllFresh = `{
           }
         ]
       }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "gsd hook turn-end"
+          }
+        ]
+      }
     ]
   }
 }
 `
 
-// InstallAll adds the three lifecycle hooks to every settings layout, once; Uninstall takes
+// InstallAll adds the lifecycle hooks to every settings layout, once; Uninstall takes
 // them all away again, leaving the file as it was.
 func TestInstallAll(t *testing.T) {
 	for _, tc := range installCases {

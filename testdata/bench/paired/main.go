@@ -2,12 +2,13 @@
 // their per-pair time ratios: on a machine whose speed drifts (a shared or virtual one), a ratio
 // taken pair by pair holds where one of two separate series of runs does not.
 //
-//	paired [-n RUNS] [-warmup N] [-stdin FILE] -a 'NAME=COMMAND' -b 'NAME=COMMAND' -target TEXT
+//	paired [-n RUNS] [-warmup N] [-stdin FILE] [-prep COMMAND] -a 'NAME=COMMAND' -b 'NAME=COMMAND' -target TEXT
 //
 // A COMMAND is split at spaces and run without a shell, its output thrown away. The pairs run
 // A B, B A, A B, ... so that neither command is always the one after the other. The line printed
 // is the bench's summary line: the median ratio, then the ratio of medians and of minimums, and
-// each command's median.
+// each command's median. -prep runs a command, untimed, before each run of A (to put back a file
+// A changes, so that every run of A does the same work).
 package main
 
 import (
@@ -27,9 +28,15 @@ func main() {
 	a := flag.String("a", "", "NAME=COMMAND, the command measured")
 	b := flag.String("b", "", "NAME=COMMAND, the yardstick")
 	target := flag.String("target", "", "what the ratio should be, printed with it")
+	prep := flag.String("prep", "", "a COMMAND run, untimed, before each run of A")
 	flag.Parse()
 	*runs += *runs % 2 // as many pairs with A first as with B first
 	ca, err := parse(*a)
+	if err == nil && *prep != "" {
+		var p cmd
+		p, err = parse("prep=" + *prep)
+		ca.prep = &p
+	}
 	if err == nil {
 		var cb cmd
 		if cb, err = parse(*b); err == nil {
@@ -45,6 +52,7 @@ func main() {
 type cmd struct {
 	name string
 	argv []string
+	prep *cmd // run before each run, untimed
 }
 
 func parse(s string) (cmd, error) {
@@ -58,7 +66,7 @@ func parse(s string) (cmd, error) {
 		return cmd{}, err
 	}
 	argv[0] = path
-	return cmd{name, argv}, nil
+	return cmd{name: name, argv: argv}, nil
 }
 
 func run(a, b cmd, runs, warmup int, stdin, target string) error {
@@ -109,6 +117,14 @@ func once(c cmd, stdin string) (float64, error) {
 	}
 	defer null.Close()
 	attr := &os.ProcAttr{Files: []*os.File{f, null, null}}
+	if c.prep != nil {
+		if _, err := once(*c.prep, ""); err != nil {
+			return 0, err
+		}
+		if _, err := f.Seek(0, 0); err != nil {
+			return 0, err
+		}
+	}
 	start := time.Now()
 	p, err := os.StartProcess(c.argv[0], c.argv, attr)
 	if err != nil {
