@@ -63,6 +63,10 @@ type RehydrateContext struct {
 	LastTools    []string      `json:"lastTools"`
 	TodoSource   string        `json:"todoSource"`
 	AgentContext *AgentContext `json:"agentContext"`
+	// Work is what the tasks' commits show of the plan (hydrate's Work): a valid current
+	// session takes the statuses they show as hydrate does, so LastTasks and ResumeTask follow
+	// the commits. Null for a snapshot, or without a session.
+	Work *Work `json:"work"`
 }
 
 // ContextTask is one task of the session, in the seed's shape (its id a string) with gsd's values.
@@ -134,6 +138,18 @@ func (a Agents) Rehydrate(req RehydrateRequest) (*RehydrateResult, error) {
 	} else {
 		if s, err = e.Inspect(); err != nil {
 			return nil, err
+		}
+		if s.Valid() {
+			// What the tasks' commits show, taken as hydrate takes it (journaled, undoable).
+			r := &Result{Session: s, Found: s.State}
+			if err := e.observe(r, true); err != nil {
+				return nil, err
+			}
+			e.interrupted(r)
+			s, res.Context.Work = r.Session, r.Work
+			if lr, err = e.readJournal(); err != nil {
+				return nil, err
+			}
 		}
 		res.Snapshot = RehydrateSnap{ID: SessionFileName, EventCount: len(lr.Events)}
 		if n := len(lr.Events); n > 0 {
