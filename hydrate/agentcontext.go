@@ -420,7 +420,7 @@ func (e *Env) agentContextView(rec *agentctx.Record, file, branch, resumed strin
 	ac := &AgentContext{
 		Agent: rec.Agent, SessionID: rec.SessionID, CapturedAt: rec.CapturedAt.UTC(),
 		Age: textfmt.Elapsed(now.Sub(rec.CapturedAt)), Event: rec.Event,
-		LastTools: nonNilStrings(rec.Tools), Files: nonNilStrings(rec.Files), File: file,
+		LastTools: nonNil(rec.Tools), Files: nonNil(rec.Files), File: file,
 		Todos: []AgentTodo{}, Notes: []string{},
 	}
 	if rec.Prompt != "" {

@@ -183,13 +183,6 @@ func joinReasons(rs []string) string {
 	return s
 }
 
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // AnnotationsPerKind is how many annotations of one kind (error, warning, notice) GitHub
 // Actions shows for a step; it drops the rest.
 const AnnotationsPerKind = 10

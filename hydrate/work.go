@@ -40,21 +40,19 @@ type Work struct {
 func (w Work) MarshalJSON() ([]byte, error) {
 	type plain Work
 	p := plain(w)
-	for _, l := range []*[]Commit{&p.Unmatched} {
-		if *l == nil {
-			*l = []Commit{}
-		}
-	}
-	if p.Tasks == nil {
-		p.Tasks = []TaskWork{}
-	}
-	if p.Reconciled == nil {
-		p.Reconciled = []Reconciled{}
-	}
-	if p.Uncommitted == nil {
-		p.Uncommitted = []string{}
+	p.Tasks, p.Unmatched, p.Reconciled, p.Uncommitted = slices.Clone(nonNil(p.Tasks)), nonNil(p.Unmatched), nonNil(p.Reconciled), nonNil(p.Uncommitted)
+	for i := range p.Tasks {
+		p.Tasks[i].Commits = nonNil(p.Tasks[i].Commits)
 	}
 	return json.Marshal(p)
+}
+
+// nonNil is l, or an empty list for nil: JSON's [] rather than null.
+func nonNil[T any](l []T) []T {
+	if l == nil {
+		return []T{}
+	}
+	return l
 }
 
 // Commit is a commit as gsd reports it.
@@ -75,7 +73,7 @@ type TaskWork struct {
 	// committed, its implementation not) or "passed" (no commit of its own, a later task's
 	// commit exists: a checkpoint approved, a task folded into the next).
 	Work    roadmap.TaskWork `json:"work"`
-	Commits []Commit         `json:"commits,omitempty"`
+	Commits []Commit         `json:"commits"`
 	// ByOrder says the commits were matched by their order alone: neither their description
 	// nor their files resemble the task's.
 	ByOrder bool `json:"byOrder,omitempty"`
