@@ -244,7 +244,7 @@ grep -q $'status="pending">\r$' "$work/win/$P/$session" || fail "the session los
 step "start PLAN: an absolute path with a drive letter" \
 	-- start "@ROOT@/$plan" \
 	--win start "@ROOT@\\.planning\\phases\\02-task-api\\02-04-PLAN.md"
-expect out '^Undo: '
+expect out "^Kept: +the session already follows $plan"
 
 # Windows matches names regardless of case: the session must record the plan as the disk
 # spells it, or it would not name the plan the phase scan finds (stale from its first moment).
