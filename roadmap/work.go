@@ -81,6 +81,8 @@ type TaskSpec struct {
 	// TDD marks a test-first task (tdd="true", type="tdd"): its failing test's commit alone
 	// leaves it in progress (see red).
 	TDD bool
+	// Checkpoint marks a checkpoint:* task: a human's gate, which commits pass rather than do.
+	Checkpoint bool
 }
 
 // TaskSpecs reads the tasks of a plan or session file for matching.
@@ -94,6 +96,7 @@ func TaskSpecs(p *planfile.File) []TaskSpec {
 		}
 		tdd, _ := t.AttrValue("tdd")
 		specs[i].TDD = strings.EqualFold(tdd, "true") || strings.EqualFold(t.Type(), "tdd")
+		specs[i].Checkpoint = strings.HasPrefix(t.Type(), "checkpoint")
 	}
 	return specs
 }
@@ -233,6 +236,11 @@ func MatchTasks(tasks []TaskSpec, commits []trace.Commit) Tracing {
 			}
 			later, laterAt := -1.0, -1
 			for k := next + 1; k < min(n, next+3); k++ {
+				// A checkpoint is a gate, not work: a commit like one (its <files> names the
+				// whole tree to verify) is not evidence that the tasks before it were passed.
+				if tasks[k].Checkpoint {
+					continue
+				}
 				if sims[k] > later {
 					later, laterAt = sims[k], k
 				}

@@ -188,3 +188,20 @@ func TestWordSet(t *testing.T) {
 		t.Errorf("stop words kept: %v", w)
 	}
 }
+
+// A checkpoint's <files> often names everything it verifies: a commit like it is not evidence
+// that the task before it was passed; the commit is the task's it also resembles.
+func TestCheckpointTakesNoSkip(t *testing.T) {
+	tasks := []TaskSpec{
+		{Name: "Task 1: Import the models", Files: []string{"models/a.glb"}},
+		{Name: "Task 2: Wire the project settings", Files: []string{"project.godot"}},
+		{Name: "checkpoint:human-verify: the scene renders", Files: []string{"models", "scenes", "project.godot"}, Checkpoint: true},
+	}
+	tr := MatchTasks(tasks, reversed(history(
+		"feat(01-02): import the models | models/a.glb",
+		"feat(01-02): export the assets | project.godot models/b.glb scenes/main.tscn",
+	)))
+	if tr.Tasks[1].Work != WorkDone || tr.Tasks[2].Work != WorkNone || tr.Done() != 2 {
+		t.Errorf("%+v", tr.Tasks)
+	}
+}
