@@ -251,7 +251,15 @@ func MatchTasks(tasks []TaskSpec, commits []trace.Commit) Tracing {
 			case laterAt >= 0 && later >= 0.6 && later > ahead+0.4:
 				at = laterAt // a task further on: the ones between were passed
 			default:
+				// The next task's, in order; a checkpoint is a human's gate, which a commit
+				// passes on its way to the next task of work, when there is one.
 				at = min(next, n-1)
+				for k := at; k < n && tasks[k].Checkpoint; k++ {
+					if k+1 < n && !tasks[k+1].Checkpoint {
+						at = k + 1
+						break
+					}
+				}
 			}
 		}
 		tt := &out.Tasks[at]

@@ -205,3 +205,20 @@ func TestCheckpointTakesNoSkip(t *testing.T) {
 		t.Errorf("%+v", tr.Tasks)
 	}
 }
+
+// In order, a commit passes a checkpoint (a human's gate) to the next task of work.
+func TestCommitPassesCheckpoint(t *testing.T) {
+	tasks := []TaskSpec{
+		{Name: "Task 1: Create the folders", Files: []string{"models"}},
+		{Name: "Task 2: Rename the files in the editor", Checkpoint: true},
+		{Name: "Task 3: Update the project paths", Files: []string{"project.godot"}},
+		{Name: "Task 4: Verify the game launches", Checkpoint: true},
+	}
+	tr := MatchTasks(tasks, reversed(history(
+		"chore(01-02): create the folders | models/.gitkeep",
+		"refactor(01-02): reorganize files | assets/a.png autoloads/b.gd",
+	)))
+	if tr.Tasks[1].Work != WorkPassed || tr.Tasks[2].Work != WorkDone || tr.Done() != 3 {
+		t.Errorf("%+v", tr.Tasks)
+	}
+}
