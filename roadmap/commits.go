@@ -27,8 +27,9 @@ func LoadWith(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project,
 }
 
 // followCommits weighs the newest commit of work (GSD's executor commits each task of a plan as
-// "type(PHASE-PLAN): ...") against the position the files gave. The plan it names, when it is a
-// plan of the milestone's phases without its SUMMARY, is the plan being executed: in a parallel
+// "type(PHASE-PLAN): ...") against the position the files gave. The plan it names (naming a
+// phase alone, the phase's first plan without a SUMMARY), when it is a plan of the milestone's
+// phases without its SUMMARY, is the plan being executed: in a parallel
 // wave, a sibling of the first plan without a SUMMARY; a phase the roadmap has not marked yet.
 // It is the newest dated evidence there is, unless STATE.md was committed or a SUMMARY added
 // after it (the work was summarised or moved on since): then it is the other reading.
@@ -38,7 +39,7 @@ func (p *Position) followCommits(idx *dirIndex, commits []trace.Commit) error {
 			continue
 		}
 		s, ok := ParseScope(c.Subject)
-		if !ok || s.PhaseOnly {
+		if !ok {
 			continue
 		}
 		k, err := p.committedPhase(idx, s.Phase)
@@ -51,7 +52,8 @@ func (p *Position) followCommits(idx *dirIndex, commits []trace.Commit) error {
 		}
 		var pl *Plan
 		for j := range ph.Plans {
-			if s.Names(ph.Plans[j]) {
+			// A phase alone names its first plan without a SUMMARY, as PlanCommits counts it.
+			if s.Names(ph.Plans[j]) || s.PhaseOnly && !ph.Plans[j].Done() && !ph.Plans[j].Fix() {
 				pl = &ph.Plans[j]
 				break
 			}
@@ -60,6 +62,9 @@ func (p *Position) followCommits(idx *dirIndex, commits []trace.Commit) error {
 			return nil // its plan is done (or not on disk): the files' reading stands
 		}
 		says := fmt.Sprintf("%s %s, the newest commit of work, names plan %s, which has no SUMMARY: it is being executed", c.Short(), trace.Clip(c.Subject, 120), pl.ID)
+		if s.PhaseOnly {
+			says = fmt.Sprintf("%s %s, the newest commit of work, names phase %s, whose first plan without a SUMMARY is %s: it is being executed", c.Short(), trace.Clip(c.Subject, 120), s.Phase, pl.ID)
+		}
 		if p.Active != nil && p.Active.Path == pl.Path {
 			p.evidence("plan", pl.Path, 0, says)
 			return nil

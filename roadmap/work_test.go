@@ -222,3 +222,42 @@ func TestCommitPassesCheckpoint(t *testing.T) {
 		t.Errorf("%+v", tr.Tasks)
 	}
 }
+
+// The newest commit of work decides where work stands: the plan it names (a phase alone: the
+// phase's first plan without a SUMMARY), unless STATE.md was committed after it; the files'
+// reading is kept as Files and as the other reading.
+func TestLocateWithCommits(t *testing.T) {
+	fsys := project(
+		".planning/ROADMAP.md", "# Roadmap\n\n- [ ] **Phase 1: One**\n- [ ] **Phase 2: Two**\n",
+		".planning/STATE.md", "## Current Position\n\nPhase: 1 of 2 (One)\n",
+		".planning/phases/01-one/01-01-PLAN.md", "",
+		".planning/phases/01-one/01-02-PLAN.md", "",
+		".planning/phases/02-two/02-01-PLAN.md", "",
+		".planning/phases/02-two/02-02-PLAN.md", "",
+	)
+	for _, c := range []struct {
+		name, active string
+		rule         Rule
+		log          []string
+	}{
+		{"no commits: the files decide", ".planning/phases/01-one/01-01-PLAN.md", RuleState, nil},
+		{"a sibling in a wave", ".planning/phases/01-one/01-02-PLAN.md", RuleCommits, []string{"feat(01-02): b | src/b.go"}},
+		{"a later phase by its plan", ".planning/phases/02-two/02-02-PLAN.md", RuleCommits, []string{"feat(02-02): d | src/d.go"}},
+		{"a later phase alone", ".planning/phases/02-two/02-01-PLAN.md", RuleCommits, []string{"test(e2e-02): a failing test | tests/t.go"}},
+		{"planning files alone are no work", ".planning/phases/01-one/01-01-PLAN.md", RuleState, []string{"docs(02-02): plan it | .planning/phases/02-two/02-02-PLAN.md"}},
+		{"STATE.md committed after the work", ".planning/phases/01-one/01-01-PLAN.md", RuleState, []string{"feat(02-02): d | src/d.go", "docs(state): back to phase 1 | .planning/STATE.md"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pos, err := LocateWith(fsys, ".planning", history(c.log...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pos.Active == nil || pos.Active.Path != c.active || pos.Rule != c.rule {
+				t.Fatalf("active %v rule %s; want %s, %s", pos.Active, pos.Rule, c.active, c.rule)
+			}
+			if (pos.Rule == RuleCommits) != (pos.Files != nil) || pos.Files != nil && pos.Files.Active.Path != ".planning/phases/01-one/01-01-PLAN.md" {
+				t.Errorf("files reading %+v", pos.Files)
+			}
+		})
+	}
+}
