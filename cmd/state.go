@@ -115,7 +115,7 @@ func printableDiff(diff []byte) []byte {
 
 func (a *app) printState(sp *hydrate.StateReport, write, written bool) {
 	w := a.stdout
-	phase, plan, status, progress := sp.Position.Lines()
+	phase, plan, status, progress := sp.Values.Lines()
 	for _, l := range []string{phase, plan, status, progress} {
 		printf(w, "%s\n", l)
 	}

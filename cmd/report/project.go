@@ -26,7 +26,7 @@ type Progress struct {
 	Quick        ProgressQuick            `json:"quick"`
 	Phases       []ProgressPhase          `json:"phases"`
 	Sessions     []hydrate.SessionSummary `json:"sessions"` // as gsd sessions --json has them
-	State        *hydrate.StateReport     `json:"state"`
+	State        *StateFile               `json:"state"`    // null without a STATE.md
 	Problems     []roadmap.Problem        `json:"problems"`
 }
 
@@ -115,7 +115,7 @@ func ProgressOf(r *hydrate.ProgressReport, all bool) Progress {
 		AllProgress:   r.AllProgress,
 		Phases:        []ProgressPhase{},
 		Sessions:      nonNil(r.Sessions),
-		State:         r.StateFile,
+		State:         stateFileOf(r.StateFile),
 		Problems:      nonNil(r.Problems),
 	}
 	out.Quick = ProgressQuick{Done: r.QuickDone(), Total: len(r.Quick)}
@@ -192,13 +192,63 @@ func WorkstreamsOf(r *hydrate.WorkstreamsReport) Workstreams {
 // State is gsd state --json.
 type State struct {
 	SchemaVersion int `json:"schemaVersion"`
-	*hydrate.StateReport
+	StateFile
 	Written bool    `json:"written"`
 	Diff    *string `json:"diff"` // --dry-run's diff; null otherwise, or when nothing would change
 }
 
-// StateOf is the report of STATE.md against the derived position: written by --write, diff of
+// StateOf is the report of STATE.md against what it should say: written by --write, diff of
 // --dry-run.
 func StateOf(sp *hydrate.StateReport, written bool, diff []byte) State {
-	return State{SchemaVersion, sp, written, optString(string(diff))}
+	return State{SchemaVersion, *stateFileOf(sp), written, optString(string(diff))}
+}
+
+// StateFile is STATE.md against what it should say, as gsd state --json and progress --json's
+// state have it.
+type StateFile struct {
+	Path         string               `json:"stateFile"`
+	Exists       bool                 `json:"exists"`
+	Position     StatePosition        `json:"position"`
+	Agrees       bool                 `json:"agrees"`
+	Differences  []hydrate.Difference `json:"differences"`
+	Unsummarised []roadmap.StateClaim `json:"unsummarised"`
+}
+
+// StatePosition is what STATE.md's Current Position block and its frontmatter's progress should
+// say (roadmap.Project.StateValues), and the plan to work on next.
+type StatePosition struct {
+	Phase       string `json:"phase"`      // the phase number, canonical ("3", "4.1"); "" without phases
+	PhaseName   string `json:"phaseName"`  // its name
+	PhaseOf     int    `json:"phaseOf"`    // the last whole-numbered phase (decimal insertions are not counted, as GSD does not)
+	PlanNumber  int    `json:"plan"`       // the plan being worked on: the first without a SUMMARY, 1-based; PlanTotal when all are done
+	PlanDone    int    `json:"planDone"`   // plans of the phase complete
+	PlanTotal   int    `json:"planTotal"`  // plans of the phase (FIX plans not counted)
+	Status      string `json:"status"`     // "Ready to plan", "Ready to execute", "In progress", "Complete"
+	Percent     int    `json:"percent"`    // the milestone's percent complete (progress's)
+	ActivePlan  string `json:"activePlan"` // the plan to work on next, "" if none
+	PhasesDone  int    `json:"phasesComplete"`
+	PhasesTotal int    `json:"phasesTotal"`
+	PlansDone   int    `json:"plansComplete"`
+	PlansTotal  int    `json:"plansTotal"`
+}
+
+// stateFileOf is the report of sp, nil for none.
+func stateFileOf(sp *hydrate.StateReport) *StateFile {
+	if sp == nil {
+		return nil
+	}
+	v := sp.Values
+	return &StateFile{
+		Path:   sp.Path,
+		Exists: sp.Exists,
+		Position: StatePosition{
+			Phase: v.Phase, PhaseName: v.PhaseName, PhaseOf: v.PhaseOf,
+			PlanNumber: v.PlanNumber, PlanDone: v.PlanDone, PlanTotal: v.PlanTotal, Status: v.Status,
+			Percent: v.Percent, ActivePlan: sp.ActivePlan,
+			PhasesDone: v.CompletedPhases, PhasesTotal: v.TotalPhases, PlansDone: v.CompletedPlans, PlansTotal: v.TotalPlans,
+		},
+		Agrees:       sp.Agrees,
+		Differences:  sp.Differences,
+		Unsummarised: sp.Unsummarised,
+	}
 }
