@@ -21,7 +21,7 @@ its domain) or the host name.`,
 			if err != nil {
 				return err
 			}
-			id, err := identity.Resolve(a.identityEnv(dir))
+			id, err := identity.FindUser(a.identityEnv(dir))
 			if err != nil {
 				return err
 			}
