@@ -1,4 +1,3 @@
-// Command gsd hydrates a coding agent's working state from the files of a GSD project.
 package main
 
 import (

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/cmd/report"
 )
 
 func (a *app) newArchiveCmd() *cobra.Command {
@@ -22,11 +24,7 @@ overwriting an earlier archive. The next gsd hydrate starts a fresh session.`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int    `json:"schemaVersion"`
-					SessionFile   string `json:"sessionFile"`
-					Archived      string `json:"archived"`
-				}{SchemaVersion, res.Path, res.Archived()})
+				return a.printJSON(report.ArchiveOf(res))
 			}
 			printf(a.stdout, "archived %s -> %s\n", res.Path, res.Archived())
 			return nil

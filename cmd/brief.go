@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/roadmap"
 )
 
 func (a *app) newBriefCmd() *cobra.Command {
@@ -49,27 +50,63 @@ func printBrief(w io.Writer, b *hydrate.Brief, trigger string) error {
 	return err
 }
 
+// renderBrief is the brief of b: what the agent needs, in the order it reads it.
 func renderBrief(b *hydrate.Brief, trigger string) string {
-	// The brief is built in parts that hydrate.FitBrief holds to hydrate.MaxBriefSize.
-	type part struct {
-		text  strings.Builder
-		drop  hydrate.BriefDrop
-		short string
-	}
+	var w briefWriter
+	w.header(b, trigger)
+	w.situation(b)
+	w.gitShows(b.Work)
+	w.handoff(b.Handoff)
+	w.objective(b.Objective)
+	w.tasks(hydrate.DropCompleted, "Completed", b.Completed)
+	w.resume(b)
+	w.tasks(hydrate.DropRemaining, "Remaining", b.Remaining)
+	w.agentContext(b.AgentContext)
+	w.findings(b)
+	w.next(b.Next)
+	return w.fit()
+}
+
+// briefWriter writes the brief in parts that hydrate.FitBrief holds to hydrate.MaxBriefSize:
+// each part says when it may be left out for size, and what stands in for it then.
+type briefWriter struct {
+	parts []*briefPart
+	cur   *briefPart
+}
+
+type briefPart struct {
+	text  strings.Builder
+	drop  hydrate.BriefDrop
+	short string
+}
+
+// section starts a part, which drop says when to leave out and short stands in for.
+func (w *briefWriter) section(drop hydrate.BriefDrop, short string) {
+	pt := &briefPart{drop: drop, short: short}
 	// Each part starts with room for a section of a typical brief: grown from nothing, it would
 	// pass through every small size class, and a fresh process pays for each class's first use.
-	newPart := func(drop hydrate.BriefDrop, short string) *part {
-		pt := &part{drop: drop, short: short}
-		pt.text.Grow(1 << 10)
-		return pt
+	pt.text.Grow(1 << 10)
+	w.cur = pt
+	w.parts = append(w.parts, pt)
+}
+
+// p writes to the part begun last.
+func (w *briefWriter) p(format string, args ...any) { fmt.Fprintf(&w.cur.text, format, args...) }
+
+// fit is the brief, its parts held to hydrate.MaxBriefSize.
+func (w *briefWriter) fit() string {
+	fit := make([]hydrate.BriefPart, len(w.parts))
+	for i, pt := range w.parts {
+		fit[i] = hydrate.BriefPart{Text: pt.text.String(), Drop: pt.drop, Short: pt.short}
 	}
-	cur := newPart(0, "")
-	parts := []*part{cur}
-	section := func(drop hydrate.BriefDrop, short string) {
-		cur = newPart(drop, short)
-		parts = append(parts, cur)
-	}
-	p := func(format string, args ...any) { fmt.Fprintf(&cur.text, format, args...) }
+	return hydrate.FitBrief(fit)
+}
+
+// header is the title (and what asked for the brief), the user, the session, its plan and
+// progress, and what hydrate did to it.
+func (w *briefWriter) header(b *hydrate.Brief, trigger string) {
+	w.section(0, "")
+	p := w.p
 	title := "# GSD resume brief"
 	if trigger != "" {
 		title += " (SessionStart: " + trigger + ")"
@@ -93,7 +130,12 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		}
 	}
 	p("\n")
+}
 
+// situation says how sure the position is, whether a teammate took the session over, and what
+// state the session is in when it is not one to resume.
+func (w *briefWriter) situation(b *hydrate.Brief) {
+	p := w.p
 	if b.Reading != nil {
 		p("%s\n\n", *b.Reading)
 	}
@@ -126,129 +168,164 @@ func renderBrief(b *hydrate.Brief, trigger string) string {
 		}
 		p("\n\n")
 	}
+}
 
-	if w := b.Work; w != nil && len(w.Reconciled)+len(w.Unmatched) > 0 {
-		section(hydrate.DropWork, "## What git shows\n\n(left out for size: gsd hydrate says it)\n\n")
-		p("## What git shows\n\n")
-		p("GSD's executor commits each task when it is done; gsd read those commits.\n\n")
-		for _, r := range w.Reconciled {
-			verb := "set"
-			if !w.Applied {
-				verb = "would set (gsd hydrate sets it)"
-			}
-			if r.Commit != nil {
-				p("- task %d %s %s: committed in %s `%s` (%s)\n", r.Task, verb, r.To, r.Commit.Hash, r.Commit.Subject, r.Commit.Time.Format(time.RFC3339))
-			} else {
-				p("- task %d %s %s: a later task is committed\n", r.Task, verb, r.To)
-			}
-		}
-		for _, c := range w.Unmatched {
-			p("- %s `%s` matches no task: if it finished one, `gsd mark-complete N`\n", c.Hash, c.Subject)
-		}
-		p("\n")
+// gitShows is what the tasks' commits did to the session (or would do), and the plan's commits
+// that match no task.
+func (w *briefWriter) gitShows(work *hydrate.Work) {
+	if work == nil || len(work.Reconciled)+len(work.Unmatched) == 0 {
+		return
 	}
-	if h := b.Handoff; h != nil {
-		section(hydrate.DropWork, "")
-		if h.InForce {
-			p("## GSD's handoff\n\n%s (%s) is newer than the other evidence: /gsd:pause-work left it for you.\n\n", h.File, handoffDate(h))
-			if h.NextAction != "" {
-				p("- **Next action:** %s\n", h.NextAction)
-			}
-			for _, x := range h.Blockers {
-				p("- **Blocker:** %s\n", x)
-			}
-			for _, x := range h.HumanActions {
-				p("- **Human action pending:** %s\n", x)
-			}
-			if len(h.Uncommitted) > 0 {
-				p("- **Paused with files not committed:** %s\n", strings.Join(h.Uncommitted, ", "))
-			}
-			p("\n")
+	w.section(hydrate.DropWork, "## What git shows\n\n(left out for size: gsd hydrate says it)\n\n")
+	p := w.p
+	p("## What git shows\n\n")
+	p("GSD's executor commits each task when it is done; gsd read those commits.\n\n")
+	for _, r := range work.Reconciled {
+		verb := "set"
+		if !work.Applied {
+			verb = "would set (gsd hydrate sets it)"
+		}
+		if r.Commit != nil {
+			p("- task %d %s %s: committed in %s `%s` (%s)\n", r.Task, verb, r.To, r.Commit.Hash, r.Commit.Subject, r.Commit.Time.Format(time.RFC3339))
 		} else {
-			p("%s (%s) is history, not where work stands: %s.\n\n", h.File, handoffDate(h), h.History)
+			p("- task %d %s %s: a later task is committed\n", r.Task, verb, r.To)
 		}
 	}
-	if b.Objective != nil {
-		section(hydrate.DropObjective, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", b.Objective.File, b.Objective.Line))
-		p("## Objective\n\n%s\n", b.Objective.Text)
-		if b.Objective.Rest != 0 {
-			p("[... cut here: the rest is at %s:%d]\n", b.Objective.File, b.Objective.Rest)
-		}
-		p("\n")
+	for _, c := range work.Unmatched {
+		p("- %s `%s` matches no task: if it finished one, `gsd mark-complete N`\n", c.Hash, c.Subject)
 	}
-	if len(b.Completed) > 0 {
-		section(hydrate.DropCompleted, fmt.Sprintf("## Completed\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Completed)))
-		p("## Completed\n\n")
-		p("%s", taskList(b.Completed))
-		p("\n")
+	p("\n")
+}
+
+// handoff is what GSD's newest pause file asks for when it is in force, or that it is history.
+func (w *briefWriter) handoff(h *roadmap.Handoff) {
+	if h == nil {
+		return
 	}
-	section(hydrate.KeepAlways, "")
-	if r := b.Resume; r != nil {
-		p("## Resume: %s\n\n", hydrate.TaskLabel(r.Number, r.Name))
-		switch {
-		case r.Interrupted && r.Checkpoint:
-			p("**Interrupted.** Checkpoint %d was in progress when the last session ended, and no answer was recorded. Re-execute it from its start: check that what it asks the human to verify is really on disk and committed, then ask again.\n\n", r.Number)
-		case r.Interrupted:
-			p("**Interrupted.** Task %d was in progress when the last session ended. Re-execute it from its start: part of its work may already be on disk or committed, so first check what is there (`git status`, `git log`, the files it names) and do not redo or duplicate what is done; its verify step decides what is left.\n\n", r.Number)
-		case r.Status == "pending":
-			p("Task %d has not been started.\n\n", r.Number)
-		}
-		if w := b.Work; w != nil && len(w.Uncommitted) > 0 {
-			p("**Work in progress.** These files of the plan are changed and not committed: %s. The task was interrupted: continue it from them; do not start it over or discard them.\n\n", "`"+strings.Join(w.Uncommitted, "`, `")+"`")
-		}
-		if r.Checkpoint {
-			p("**Checkpoint.** Stop at this task: show the human what was built and how to verify it, then wait for their answer. Never approve a checkpoint yourself.\n\n")
-		}
-		p("As written in the plan (the session's copy, %s:%d):\n\n", b.SessionFile, r.Line)
-		fence := fenceFor(r.Fields)
-		p("%s\n%s\n", fence, r.StartTag)
-		if r.Section {
-			writeSection(p, r)
-		} else {
-			writeElements(p, r)
-		}
-		p("%s\n\n", fence)
+	w.section(hydrate.DropWork, "")
+	p := w.p
+	if !h.InForce {
+		p("%s (%s) is history, not where work stands: %s.\n\n", h.File, handoffDate(h), h.History)
+		return
 	}
-	if len(b.Remaining) > 0 {
-		section(hydrate.DropRemaining, fmt.Sprintf("## Remaining\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", len(b.Remaining)))
-		p("## Remaining\n\n")
-		p("%s", taskList(b.Remaining))
-		p("\n")
+	p("## GSD's handoff\n\n%s (%s) is newer than the other evidence: /gsd:pause-work left it for you.\n\n", h.File, handoffDate(h))
+	if h.NextAction != "" {
+		p("- **Next action:** %s\n", h.NextAction)
 	}
-	if part := agentContextPart(b.AgentContext); part != "" {
-		section(hydrate.KeepAlways, "") // held to its own budget
-		p("%s", part)
+	for _, x := range h.Blockers {
+		p("- **Blocker:** %s\n", x)
 	}
-	section(hydrate.KeepAlways, "")
+	for _, x := range h.HumanActions {
+		p("- **Human action pending:** %s\n", x)
+	}
+	if len(h.Uncommitted) > 0 {
+		p("- **Paused with files not committed:** %s\n", strings.Join(h.Uncommitted, ", "))
+	}
+	p("\n")
+}
+
+// objective is the plan's objective, cut where it is long, with where the rest is.
+func (w *briefWriter) objective(o *hydrate.Excerpt) {
+	if o == nil {
+		return
+	}
+	w.section(hydrate.DropObjective, fmt.Sprintf("## Objective\n\n(left out for size: it is at %s:%d)\n\n", o.File, o.Line))
+	w.p("## Objective\n\n%s\n", o.Text)
+	if o.Rest != 0 {
+		w.p("[... cut here: the rest is at %s:%d]\n", o.File, o.Rest)
+	}
+	w.p("\n")
+}
+
+// tasks is a list of tasks under title (the completed ones, the remaining ones), left out
+// whole for size as drop says.
+func (w *briefWriter) tasks(drop hydrate.BriefDrop, title string, ts []hydrate.Task) {
+	if len(ts) == 0 {
+		return
+	}
+	w.section(drop, fmt.Sprintf("## %s\n\n(%d tasks, left out for size: gsd tasks lists them)\n\n", title, len(ts)))
+	w.p("## %s\n\n", title)
+	w.p("%s", taskList(ts))
+	w.p("\n")
+}
+
+// resume is the task to resume, whether it was interrupted or is a checkpoint, the plan's files
+// left changed, and the task as the plan writes it. It is never left out.
+func (w *briefWriter) resume(b *hydrate.Brief) {
+	w.section(hydrate.KeepAlways, "")
+	r := b.Resume
+	if r == nil {
+		return
+	}
+	p := w.p
+	p("## Resume: %s\n\n", hydrate.TaskLabel(r.Number, r.Name))
+	switch {
+	case r.Interrupted && r.Checkpoint:
+		p("**Interrupted.** Checkpoint %d was in progress when the last session ended, and no answer was recorded. Re-execute it from its start: check that what it asks the human to verify is really on disk and committed, then ask again.\n\n", r.Number)
+	case r.Interrupted:
+		p("**Interrupted.** Task %d was in progress when the last session ended. Re-execute it from its start: part of its work may already be on disk or committed, so first check what is there (`git status`, `git log`, the files it names) and do not redo or duplicate what is done; its verify step decides what is left.\n\n", r.Number)
+	case r.Status == "pending":
+		p("Task %d has not been started.\n\n", r.Number)
+	}
+	if work := b.Work; work != nil && len(work.Uncommitted) > 0 {
+		p("**Work in progress.** These files of the plan are changed and not committed: %s. The task was interrupted: continue it from them; do not start it over or discard them.\n\n", "`"+strings.Join(work.Uncommitted, "`, `")+"`")
+	}
+	if r.Checkpoint {
+		p("**Checkpoint.** Stop at this task: show the human what was built and how to verify it, then wait for their answer. Never approve a checkpoint yourself.\n\n")
+	}
+	p("As written in the plan (the session's copy, %s:%d):\n\n", b.SessionFile, r.Line)
+	fence := fenceFor(r.Fields)
+	p("%s\n%s\n", fence, r.StartTag)
+	if r.Section {
+		writeSection(p, r)
+	} else {
+		writeElements(p, r)
+	}
+	p("%s\n\n", fence)
+}
+
+// agentContext is what the agent itself was doing before the reset, held to its own budget.
+func (w *briefWriter) agentContext(ac *hydrate.AgentContext) {
+	if part := agentContextPart(ac); part != "" {
+		w.section(hydrate.KeepAlways, "")
+		w.p("%s", part)
+	}
+}
+
+// findings are the tasks the brief did not list, and every reason the session is stale or
+// corrupt and what the scanner stepped over.
+func (w *briefWriter) findings(b *hydrate.Brief) {
+	w.section(hydrate.KeepAlways, "")
 	if b.Omitted > 0 {
-		p("(%d more tasks not listed: gsd tasks lists them all.)\n\n", b.Omitted)
+		w.p("(%d more tasks not listed: gsd tasks lists them all.)\n\n", b.Omitted)
 	}
-	if len(b.StaleReasons)+len(b.CorruptReasons)+len(b.Warnings) > 0 {
-		section(hydrate.DropFindings, "## Findings\n\n(left out for size: gsd check lists them)\n\n")
-		p("## Findings\n\n")
-		for _, s := range b.CorruptReasons {
-			p("- corrupt: %s\n", s)
-		}
-		for _, s := range b.StaleReasons {
-			p("- stale: %s\n", s)
-		}
-		for _, s := range b.Warnings {
-			p("- warning: %s\n", s)
-		}
-		p("\n")
+	if len(b.StaleReasons)+len(b.CorruptReasons)+len(b.Warnings) == 0 {
+		return
 	}
-	section(hydrate.KeepAlways, "")
-	if len(b.Next) > 0 {
-		p("## Next\n\n")
-		for _, s := range b.Next {
-			p("- `%s`: %s\n", s.Command, s.When)
-		}
+	w.section(hydrate.DropFindings, "## Findings\n\n(left out for size: gsd check lists them)\n\n")
+	w.p("## Findings\n\n")
+	for _, s := range b.CorruptReasons {
+		w.p("- corrupt: %s\n", s)
 	}
-	fit := make([]hydrate.BriefPart, len(parts))
-	for i, pt := range parts {
-		fit[i] = hydrate.BriefPart{Text: pt.text.String(), Drop: pt.drop, Short: pt.short}
+	for _, s := range b.StaleReasons {
+		w.p("- stale: %s\n", s)
 	}
-	return hydrate.FitBrief(fit)
+	for _, s := range b.Warnings {
+		w.p("- warning: %s\n", s)
+	}
+	w.p("\n")
+}
+
+// next is the commands to run next, and when.
+func (w *briefWriter) next(steps []hydrate.Step) {
+	w.section(hydrate.KeepAlways, "")
+	if len(steps) == 0 {
+		return
+	}
+	w.p("## Next\n\n")
+	for _, s := range steps {
+		w.p("- `%s`: %s\n", s.Command, s.When)
+	}
 }
 
 func taskList(ts []hydrate.Task) string {
@@ -259,8 +336,6 @@ func taskList(ts []hydrate.Task) string {
 	return sb.String()
 }
 
-// fenceFor is a code fence longer than any backtick run in the fields, so that a plan's own
-// fenced code stays inside it.
 // writeElements writes a <task> element's children and its end tag (the start tag is written).
 func writeElements(p func(string, ...any), r *hydrate.ResumePoint) {
 	for i := range r.Fields {
@@ -296,6 +371,8 @@ func writeSection(p func(string, ...any), r *hydrate.ResumePoint) {
 	}
 }
 
+// fenceFor is a code fence longer than any backtick run in the fields, so that a plan's own
+// fenced code stays inside it.
 func fenceFor(fs []hydrate.Excerpt) string {
 	longest := 0
 	for _, f := range fs {

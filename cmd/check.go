@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
@@ -25,16 +26,7 @@ nothing. Exit status 0 when the session is valid, 1 when it is not (or there is 
 			}
 			valid := s.Valid()
 			if a.json {
-				err = a.printJSON(struct {
-					SchemaVersion  int                  `json:"schemaVersion"`
-					SessionFile    string               `json:"sessionFile"`
-					Valid          bool                 `json:"valid"`
-					State          hydrate.SessionState `json:"state"`
-					Plan           *string              `json:"plan"`
-					StaleReasons   []string             `json:"staleReasons"`
-					CorruptReasons []string             `json:"corruptReasons"`
-					Warnings       []string             `json:"warnings"`
-				}{SchemaVersion, s.Path, valid, s.State, optString(s.Plan), nonNil(s.StaleReasons), nonNil(s.CorruptReasons), nonNil(s.Warnings)})
+				err = a.printJSON(report.CheckOf(s))
 			} else {
 				switch {
 				case s.State == hydrate.StateNoSession:

@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate/config"
 )
 
@@ -41,18 +42,7 @@ and warn in one line.`,
 				a.warn("%s", w)
 			}
 			if a.json {
-				type setting struct {
-					Value  any    `json:"value"`
-					Source string `json:"source"`
-				}
-				settings := make(map[string]setting, len(config.Keys))
-				for _, k := range config.Keys {
-					settings[k] = setting{s.Typed(k), string(s.Sources[k])}
-				}
-				return a.printJSON(struct {
-					SchemaVersion int                `json:"schemaVersion"`
-					Settings      map[string]setting `json:"settings"`
-				}{SchemaVersion, settings})
+				return a.printJSON(report.ConfigOf(s))
 			}
 			for _, k := range config.Keys {
 				printf(a.stdout, "%-14s %-6s %s\n", k, s.Value(k), s.Sources[k])

@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/hook"
 	"github.com/gsd-tools/gsd/hydrate/hook/settings"
@@ -377,13 +378,7 @@ func (a *app) printHookChange(ch *settings.Change, t settingsTarget, install, dr
 		events[i] = sp.Event
 	}
 	if a.json {
-		return a.printJSON(struct {
-			SchemaVersion int    `json:"schemaVersion"`
-			SettingsFile  string `json:"settingsFile"`
-			Scope         string `json:"scope"`
-			Changed       bool   `json:"changed"`
-			DryRun        bool   `json:"dryRun"`
-		}{SchemaVersion, t.shown, t.scope, ch.Changed, dryRun})
+		return a.printJSON(report.HookOf(t.shown, t.scope, ch.Changed, dryRun))
 	}
 	if dryRun && ch.Changed {
 		// The change itself is the report.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
@@ -123,89 +124,17 @@ func (a *app) runHydrate(o hydrateOptions, format string) error {
 		_, err = fmt.Fprintln(a.stdout, res.Token())
 		return err
 	case "json":
-		return a.printJSON(hydrateJSON(env, res))
+		return a.printJSON(report.HydrateOf(env, res))
 	case "brief":
 		b := env.Brief(res)
 		b.AgentContext = env.Agents().AgentContext(hydrate.AgentContextOptions{})
 		if a.json {
-			return a.printJSON(struct {
-				SchemaVersion int `json:"schemaVersion"`
-				*hydrate.Brief
-				Plan     *string `json:"plan"`
-				NextPlan *string `json:"nextPlan"`
-				Note     *string `json:"note"`
-			}{SchemaVersion, b, optString(b.Plan), optString(b.NextPlan), optString(b.Note)})
+			return a.printJSON(report.BriefOf(b))
 		}
 		return printBrief(a.stdout, b, "")
 	}
 	a.printHydrate(a.stdout, env, res)
 	return nil
-}
-
-type hydrateReport struct {
-	SchemaVersion  int                   `json:"schemaVersion"`
-	User           string                `json:"user"`
-	UserSource     string                `json:"userSource"`
-	UserSourceFile *string               `json:"userSourceFile"`
-	SessionFile    string                `json:"sessionFile"`
-	State          hydrate.SessionState  `json:"state"`
-	Found          hydrate.SessionState  `json:"found"`
-	Plan           *string               `json:"plan"`
-	Started        *string               `json:"started"`
-	ResumeTask     *int                  `json:"resumeTask"`
-	Interrupted    bool                  `json:"interrupted"`
-	Tasks          []jsonTask            `json:"tasks"`
-	Counts         any                   `json:"counts"`
-	StaleReasons   []string              `json:"staleReasons"`
-	CorruptReasons []string              `json:"corruptReasons"`
-	Warnings       []string              `json:"warnings"`
-	Actions        []hydrate.Action      `json:"actions"`
-	Phase          *string               `json:"phase"`
-	NextPlan       *string               `json:"nextPlan"`
-	Note           *string               `json:"note"`
-	Carry          *hydrate.CarryReport  `json:"carry"`
-	StateDrift     []hydrate.Difference  `json:"stateDrift"`
-	StateSynced    bool                  `json:"stateSynced"`
-	Confidence     *string               `json:"confidence"`
-	Alternatives   []alternativeJSON     `json:"alternatives"`
-	Work           *hydrate.Work         `json:"work"`
-	Handoff        *roadmap.Handoff      `json:"handoff"`
-	TakenOverBy    []hydrate.TakenOver   `json:"takenOverBy"`
-	AgentContext   *hydrate.AgentContext `json:"agentContext"`
-}
-
-func hydrateJSON(env *hydrate.Env, r *hydrate.Result) hydrateReport {
-	return hydrateReport{
-		SchemaVersion:  SchemaVersion,
-		User:           env.User.User,
-		UserSource:     env.User.Source.Kind,
-		UserSourceFile: optString(env.User.Source.File),
-		SessionFile:    r.Path,
-		State:          r.State,
-		Found:          r.Found,
-		Plan:           optString(r.Plan),
-		Started:        optTime(r.Started),
-		ResumeTask:     optInt(r.ResumeTask),
-		Interrupted:    r.Interrupted,
-		Tasks:          nonNil(jsonTasks(r.Tasks)),
-		Counts:         r.Counts,
-		StaleReasons:   nonNil(r.StaleReasons),
-		CorruptReasons: nonNil(r.CorruptReasons),
-		Warnings:       nonNil(r.Warnings),
-		Actions:        nonNil(r.Actions),
-		Phase:          optString(r.Phase),
-		NextPlan:       optString(r.NextPlan),
-		Note:           optString(r.Note),
-		Carry:          r.Carry,
-		StateDrift:     nonNil(r.StateDrift),
-		StateSynced:    r.StateSynced,
-		Confidence:     optString(string(r.Confidence)),
-		Alternatives:   alternativesJSON(r.Alternatives),
-		Work:           r.Work,
-		Handoff:        r.Handoff,
-		TakenOverBy:    nonNil(r.TakenOver),
-		AgentContext:   env.Agents().AgentContext(hydrate.AgentContextOptions{}),
-	}
 }
 
 // printReading says, when the plan was chosen by a position that is not sure, how sure it is

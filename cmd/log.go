@@ -2,16 +2,14 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/journal"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
@@ -73,7 +71,7 @@ along its own branch. The next write reconciles the merged session.`,
 			}
 			w := bufio.NewWriter(a.stdout) // ten thousand lines, not ten thousand writes
 			if a.json {
-				if err := writeLogJSON(w, js); err != nil {
+				if err := report.WriteLog(w, js); err != nil {
 					return err
 				}
 				return w.Flush()
@@ -101,45 +99,6 @@ along its own branch. The next write reconciles the merged session.`,
 	c.Flags().StringVar(&since, "since", "", "only events at or after `TIME`")
 	c.Flags().IntVar(&task, "task", 0, "only events about task `N`")
 	return c
-}
-
-// writeLogJSON writes gsd log --json's object, {"schemaVersion", "journal", "events"}, as
-// printJSON would write it whole, one event at a time.
-func writeLogJSON(w io.Writer, js *hydrate.JournalStream) error {
-	path, err := json.Marshal(js.Path)
-	if err != nil {
-		return err
-	}
-	printf(w, "{\n  \"schemaVersion\": %d,\n  \"journal\": %s,\n  \"events\": [", SchemaVersion, path)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("    ", "  ")
-	enc.SetEscapeHTML(false)
-	n := 0
-	err = js.Each(func(ev journal.Event) error {
-		// The JSON contract's times are RFC 3339 to the second; the journal keeps more.
-		ev.Time = ev.Time.UTC().Truncate(time.Second)
-		buf.Reset()
-		if err := enc.Encode(ev); err != nil {
-			return err
-		}
-		sep := ",\n    "
-		if n == 0 {
-			sep = "\n    "
-		}
-		n++
-		_, err := io.WriteString(w, sep+strings.TrimSuffix(buf.String(), "\n"))
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		_, err = io.WriteString(w, "\n  ]\n}\n")
-	} else {
-		_, err = io.WriteString(w, "]\n}\n")
-	}
-	return err
 }
 
 // eventWho is the event's source and agent instance, escaped.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
@@ -53,7 +53,7 @@ func (a *app) newMarkCmd(name string, st planfile.Status) *cobra.Command {
 				a.warn("%s", w)
 			}
 			if a.json {
-				return a.printJSON(markJSON(res))
+				return a.printJSON(report.MarkOf(res))
 			}
 			verb := "marked"
 			if !res.Changed {
@@ -73,20 +73,4 @@ func exactlyOneArg(c *cobra.Command, args []string) error {
 		return usageError{fmt.Errorf("%s needs exactly one task number", name(c))}
 	}
 	return nil
-}
-
-type markReport struct {
-	SchemaVersion int      `json:"schemaVersion"`
-	SessionFile   string   `json:"sessionFile"`
-	Task          jsonTask `json:"task"`
-	From          string   `json:"from"`
-	Changed       bool     `json:"changed"`
-	Counts        any      `json:"counts"`
-	ResumeTask    *int     `json:"resumeTask"`
-}
-
-// markJSON is gsd mark-* --json (and MCP's task_status_set).
-func markJSON(res *hydrate.MarkResult) markReport {
-	return markReport{SchemaVersion, res.Session.Path, jsonTask{res.Task.Number, res.Task.Name, res.Task.Type, res.Task.Status},
-		res.From, res.Changed, res.Session.Counts, optInt(res.Session.ResumeTask)}
 }

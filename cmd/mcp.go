@@ -65,7 +65,7 @@ input as at most 120 characters. gsd help hooks has the details.`,
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			flagUser := a.user
-			srv := &mcp.Server{Name: "gsd", Version: version(), CLI: mcpCLI(), Open: func(user, instance string) (*hydrate.Env, error) {
+			srv := &mcp.Server{Name: "gsd", Version: version(), Open: func(user, instance string) (*hydrate.Env, error) {
 				a.user = flagUser
 				if user != "" {
 					a.user = user
@@ -81,18 +81,5 @@ input as at most 120 characters. gsd help hooks has the details.`,
 			}}
 			return srv.Serve(a.stdin, a.stdout)
 		},
-	}
-}
-
-// mcpCLI is the JSON of the commands, which the MCP tools answer in: the same functions print
-// them with --json. Made when gsd mcp starts, not at every command's start.
-func mcpCLI() mcp.CLI {
-	return mcp.CLI{
-		Hydrate:  mcp.ViewOf(func(h mcp.Hydrated) hydrateReport { return hydrateJSON(h.Env, h.Result) }),
-		Progress: mcp.ViewOf(func(p mcp.Progressed) progressReportJSON { return progressJSON(p.Report, p.All) }),
-		Mark:     mcp.ViewOf(markJSON),
-		Snapshot: mcp.ViewOf(snapshotJSON),
-		Resume:   mcp.ViewOf(resumeJSON),
-		Sessions: mcp.ViewOf(func(l mcp.Listed) sessionsReport { return sessionsJSON(l.Result, l.States) }),
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"github.com/gsd-tools/gsd/roadmap"
@@ -66,7 +67,7 @@ written is said on stderr; it does not fail the check.`,
 			}
 			switch {
 			case a.json:
-				err = a.printJSON(progressJSON(r, all))
+				err = a.printJSON(report.ProgressOf(r, all))
 			case check:
 				a.printProblems(a.stdout, r.Problems)
 			default:
@@ -116,130 +117,6 @@ written is said on stderr; it does not fail the check.`,
 	c.Flags().BoolVar(&explain, "explain", false, "also print the evidence for the position (file:line each)")
 	c.Flags().BoolVar(&all, "all", false, "list the phases of every milestone, not only the current one")
 	return c
-}
-
-type progressPlanJSON struct {
-	ID   string `json:"id"`
-	Path string `json:"path"`
-	Done bool   `json:"done"`
-}
-
-type progressPhaseJSON struct {
-	Number        roadmap.PhaseNum   `json:"number"`
-	Name          string             `json:"name"`
-	Dir           *string            `json:"dir"`
-	RoadmapStatus roadmap.Status     `json:"roadmapStatus"`
-	Status        roadmap.Status     `json:"status"`
-	Current       bool               `json:"current"`
-	InMilestone   bool               `json:"inMilestone"`
-	PlansDone     int                `json:"plansDone"`
-	PlansTotal    int                `json:"plansTotal"`
-	Plans         []progressPlanJSON `json:"plans"`
-}
-
-type progressQuickJSON struct {
-	Done  int `json:"done"`
-	Total int `json:"total"`
-}
-
-type progressReportJSON struct {
-	SchemaVersion int    `json:"schemaVersion"`
-	PlanningDir   string `json:"planningDir"`
-	Scope         string `json:"scope"`
-	positionJSON
-	Trackable    *bool                    `json:"trackable"`
-	Rule         roadmap.Rule             `json:"rule"`
-	Evidence     []roadmap.Evidence       `json:"evidence"`
-	Confidence   roadmap.Confidence       `json:"confidence"`
-	Alternatives []alternativeJSON        `json:"alternatives"`
-	Git          string                   `json:"git"`     // which evidence of the work git gave
-	Handoff      *roadmap.Handoff         `json:"handoff"` // GSD's newest pause file, in force or history
-	PlanFiles    int                      `json:"planFiles"`
-	PlansDone    int                      `json:"plansDone"`
-	Progress     roadmap.Progress         `json:"progress"`
-	AllProgress  roadmap.Progress         `json:"allProgress"`
-	Quick        progressQuickJSON        `json:"quick"`
-	Phases       []progressPhaseJSON      `json:"phases"`
-	Sessions     []hydrate.SessionSummary `json:"sessions"` // as gsd sessions --json has them
-	State        *hydrate.StateReport     `json:"state"`
-	Problems     []roadmap.Problem        `json:"problems"`
-}
-
-// positionJSON is where a project stands, as progress --json and each of workstreams --json's
-// workstreams give it: null for what is unknown.
-type positionJSON struct {
-	Milestone     *string `json:"milestone"`
-	CurrentPhase  *string `json:"currentPhase"`
-	ActivePlan    *string `json:"activePlan"`
-	NeedsPlanning bool    `json:"needsPlanning"`
-}
-
-func positionOf(p *roadmap.Project) positionJSON {
-	out := positionJSON{Milestone: optString(p.Milestone), NeedsPlanning: p.Position.NeedsPlanning}
-	if cur := p.CurrentPhase(); cur != nil {
-		out.CurrentPhase = optString(cur.Num.String())
-	}
-	if p.Active != nil {
-		out.ActivePlan = optString(p.Active.Path)
-	}
-	return out
-}
-
-// alternativeJSON is a roadmap.Alternative with null for no phase or no plan.
-type alternativeJSON struct {
-	Phase    *string            `json:"phase"`
-	Plan     *string            `json:"plan"`
-	Why      string             `json:"why"`
-	Evidence []roadmap.Evidence `json:"evidence"`
-}
-
-func alternativesJSON(alts []roadmap.Alternative) []alternativeJSON {
-	out := []alternativeJSON{}
-	for _, a := range alts {
-		out = append(out, alternativeJSON{Phase: optString(a.Phase), Plan: optString(a.Plan), Why: a.Why, Evidence: nonNil(a.Evidence)})
-	}
-	return out
-}
-
-func progressJSON(r *hydrate.ProgressReport, all bool) progressReportJSON {
-	pos := r.Position
-	out := progressReportJSON{
-		SchemaVersion: SchemaVersion,
-		PlanningDir:   r.PlanningDir,
-		Scope:         pos.Scope,
-		positionJSON:  positionOf(r.Project),
-		Trackable:     r.Trackable,
-		Rule:          pos.Rule,
-		Evidence:      nonNil(pos.Evidence),
-		Confidence:    pos.Confidence,
-		Alternatives:  alternativesJSON(pos.Alternatives),
-		Git:           r.Git,
-		Handoff:       pos.Handoff,
-		PlanFiles:     r.PlanFiles,
-		PlansDone:     r.PlansDone,
-		Progress:      r.Progress,
-		AllProgress:   r.AllProgress,
-		Phases:        []progressPhaseJSON{},
-		Sessions:      nonNil(r.Sessions),
-		State:         r.StateFile,
-		Problems:      nonNil(r.Problems),
-	}
-	out.Quick = progressQuickJSON{Done: r.QuickDone(), Total: len(r.Quick)}
-	shown, _ := r.Listed(all)
-	for _, i := range shown {
-		ph := &r.Phases[i]
-		pj := progressPhaseJSON{
-			Number: ph.Num, Name: ph.Name, Dir: optString(ph.Dir),
-			RoadmapStatus: ph.RoadmapStatus, Status: ph.Status, Current: i == r.Current, InMilestone: ph.InMilestone,
-			Plans: []progressPlanJSON{},
-		}
-		pj.PlansDone, pj.PlansTotal = ph.Counted()
-		for _, pl := range ph.Plans {
-			pj.Plans = append(pj.Plans, progressPlanJSON{ID: pl.ID, Path: pl.Path, Done: pl.Done()})
-		}
-		out.Phases = append(out.Phases, pj)
-	}
-	return out
 }
 
 // progressWidth is the terminal width the report is laid out for.

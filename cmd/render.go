@@ -1,32 +1,23 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
-// SchemaVersion is the version of every JSON object gsd prints.
-const SchemaVersion = 1
-
-// printJSON writes v as one indented JSON object.
-func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// printJSON writes v as gsd writes every JSON object (report.Write).
+func (a *app) printJSON(v any) error { return report.Write(a.stdout, v) }
 
 // colour decides whether to colour: only on a terminal, never with --no-color or NO_COLOR.
 func (a *app) colour() bool {
@@ -70,54 +61,6 @@ func (a *app) statusWord(st planfile.Status, width int) styled {
 		return a.paint("yellow", s)
 	}
 	return styled(printable(s))
-}
-
-// jsonTask is a task in JSON output.
-type jsonTask struct {
-	Number int             `json:"number"`
-	Name   string          `json:"name"`
-	Type   string          `json:"type"`
-	Status planfile.Status `json:"status"`
-}
-
-func jsonTasks(ts []hydrate.Task) []jsonTask {
-	out := make([]jsonTask, len(ts))
-	for i, t := range ts {
-		out[i] = jsonTask{t.Number, t.Name, t.Type, t.Status}
-	}
-	return out
-}
-
-// nonNil keeps empty lists as [] rather than null in JSON.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-func optInt(n int) *int {
-	if n == 0 {
-		return nil
-	}
-	return &n
-}
-
-// optTime is a timestamp as RFC 3339 in UTC to the second, nil when s is empty or not a time.
-func optTime(s string) *string {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return nil
-	}
-	v := t.UTC().Format(time.RFC3339)
-	return &v
-}
-
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // printTasks lists tasks one per line: number (right-aligned, as wide as the largest), status,

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/cmd/report"
 )
 
 func (a *app) newRestoreCmd() *cobra.Command {
@@ -29,17 +31,7 @@ come back exactly. --dry-run says what would change and writes nothing.`,
 			}
 			a.warnStale(res.Session)
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int     `json:"schemaVersion"`
-					Restored      string  `json:"restored"`
-					DryRun        bool    `json:"dryRun"`
-					Identical     bool    `json:"identical"`
-					PreRestore    *string `json:"preRestore"`
-					Plan          string  `json:"plan"`
-					FromPlan      *string `json:"fromPlan"`
-					Changes       any     `json:"changes"`
-					Counts        any     `json:"counts"`
-				}{SchemaVersion, res.ID, res.DryRun, res.Identical, optString(res.PreRestore), res.Plan, optString(res.FromPlan), nonNil(res.Changes), res.Session.Counts})
+				return a.printJSON(report.RestoreOf(res))
 			}
 			w := a.stdout
 			switch {

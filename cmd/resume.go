@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
@@ -42,7 +43,7 @@ active is refused, with why, unless --force.`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(resumeJSON(res))
+				return a.printJSON(report.ResumeOf(res))
 			}
 			if res.Identical {
 				printf(a.stdout, "your session already is %s's; nothing changed\n", res.From)
@@ -59,19 +60,4 @@ active is refused, with why, unless --force.`,
 	}
 	c.Flags().BoolVar(&force, "force", false, "take over a fetched session even when it is active")
 	return c
-}
-
-type resumeReport struct {
-	SchemaVersion int        `json:"schemaVersion"`
-	From          string     `json:"from"`
-	Plan          string     `json:"plan"`
-	Archived      *string    `json:"archived"`
-	Changed       bool       `json:"changed"`
-	Tasks         []jsonTask `json:"tasks"`
-	ResumeTask    *int       `json:"resumeTask"`
-}
-
-// resumeJSON is gsd resume --json (and MCP's session_resume).
-func resumeJSON(res *hydrate.TakeOverResult) resumeReport {
-	return resumeReport{SchemaVersion, res.From, res.Plan, optString(res.Archived), !res.Identical, jsonTasks(res.Session.Tasks), optInt(res.Session.ResumeTask)}
 }

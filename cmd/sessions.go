@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
@@ -62,12 +63,12 @@ GSD_IDLE_AFTER, else .planning/config.json's gsd.idleAfter, else 2h.`,
 			if err != nil {
 				return err
 			}
-			list := filterSessions(res.Sessions, states)
+			list := res.InStates(states)
 			for _, w := range res.Warnings {
 				a.warn("%s", w)
 			}
 			if a.json {
-				return a.printJSON(sessionsJSON(res, states))
+				return a.printJSON(report.SessionsOf(res, states))
 			}
 			if len(list) == 0 {
 				printf(a.stdout, "no sessions\n")
@@ -106,24 +107,4 @@ func (a *app) printTeamSession(s hydrate.SessionSummary) {
 	for _, t := range s.TakenOverBy {
 		printf(a.stdout, "    taken over by %s\n", t)
 	}
-}
-
-// filterSessions is --state: the sessions in one of states (all of them without any).
-func filterSessions(list []hydrate.SessionSummary, states []string) []hydrate.SessionSummary {
-	if len(states) == 0 {
-		return list
-	}
-	return slices.DeleteFunc(slices.Clone(list), func(s hydrate.SessionSummary) bool { return !slices.Contains(states, s.State) })
-}
-
-type sessionsReport struct {
-	SchemaVersion int                      `json:"schemaVersion"`
-	IdleAfter     string                   `json:"idleAfter"`
-	Sessions      []hydrate.SessionSummary `json:"sessions"`
-	Warnings      []string                 `json:"warnings"`
-}
-
-// sessionsJSON is gsd sessions [--state ...] --json (and MCP's list_sessions).
-func sessionsJSON(res *hydrate.SessionsResult, states []string) sessionsReport {
-	return sessionsReport{SchemaVersion, textfmt.Duration(res.IdleAfter), nonNil(filterSessions(res.Sessions, states)), nonNil(res.Warnings)}
 }

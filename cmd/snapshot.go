@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/cmd/report"
 )
 
 func (a *app) newSnapshotCmd() *cobra.Command {
@@ -27,7 +27,7 @@ journal (gsd log).`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(snapshotJSON(res))
+				return a.printJSON(report.SnapshotOf(res))
 			}
 			printf(a.stdout, "snapshot %s\nrestore it with: gsd restore %s\n", res.ID, res.ID)
 			return nil
@@ -35,15 +35,4 @@ journal (gsd log).`,
 	}
 	c.Flags().StringVar(&reason, "reason", "", "why, recorded in the journal")
 	return c
-}
-
-type snapshotReport struct {
-	SchemaVersion int    `json:"schemaVersion"`
-	ID            string `json:"id"`
-	Path          string `json:"path"`
-}
-
-// snapshotJSON is gsd snapshot --json (and MCP's session_snapshot_create).
-func snapshotJSON(res *hydrate.SnapshotResult) snapshotReport {
-	return snapshotReport{SchemaVersion, res.ID, res.Path}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/cmd/report"
 )
 
 func (a *app) newSnapshotsCmd() *cobra.Command {
@@ -31,10 +31,7 @@ deleted by gsd.`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int                    `json:"schemaVersion"`
-					Snapshots     []hydrate.SnapshotInfo `json:"snapshots"`
-				}{SchemaVersion, nonNil(list)})
+				return a.printJSON(report.SnapshotsOf(list))
 			}
 			if len(list) == 0 {
 				printf(a.stdout, "no snapshots\n")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
@@ -77,7 +78,7 @@ replaces is kept as a snapshot, and start prints the gsd restore line that bring
 				return err
 			}
 			if a.json {
-				return a.printJSON(hydrateJSON(env, res))
+				return a.printJSON(report.HydrateOf(env, res))
 			}
 			a.printHydrate(a.stdout, env, res)
 			return nil

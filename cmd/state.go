@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
@@ -58,12 +59,7 @@ With --dry-run, the diff --write would apply is printed and nothing is written.`
 				return err
 			}
 			if a.json {
-				err = a.printJSON(struct {
-					SchemaVersion int `json:"schemaVersion"`
-					*hydrate.StateReport
-					Written bool    `json:"written"`
-					Diff    *string `json:"diff"` // --dry-run's diff; null otherwise, or when nothing would change
-				}{SchemaVersion, sp, written, optString(string(diff))})
+				err = a.printJSON(report.StateOf(sp, written, diff))
 			} else if dryRun {
 				a.printStateDiff(sp, diff)
 			} else {
@@ -119,7 +115,7 @@ func printableDiff(diff []byte) []byte {
 
 func (a *app) printState(sp *hydrate.StateReport, write, written bool) {
 	w := a.stdout
-	phase, plan, status, progress := sp.Position.Lines()
+	phase, plan, status, progress := sp.Values.Lines()
 	for _, l := range []string{phase, plan, status, progress} {
 		printf(w, "%s\n", l)
 	}

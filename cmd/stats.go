@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/gsd-tools/gsd/planfile/textfmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/cmd/report"
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 func (a *app) newStatsCmd() *cobra.Command {
@@ -37,10 +36,7 @@ characters Claude Code takes), pre-compact snapshots, detaches (SessionEnd) and 
 				a.warn("%s", p)
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int `json:"schemaVersion"`
-					*hydrate.Stats
-				}{SchemaVersion, st})
+				return a.printJSON(report.StatsOf(st))
 			}
 			w := a.stdout
 			printf(w, "rehydrations:  %d%s\n", st.Rehydrations, counts(st.BySource))

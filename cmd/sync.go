@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/hydrate/config"
 	"github.com/gsd-tools/gsd/hydrate/teamsync"
@@ -101,7 +102,7 @@ git update-ref -d refs/gsd/sessions/<you>. See gsd help session, "Teams on many 
 				return err
 			}
 			if a.json {
-				return a.printJSON(syncJSON(res))
+				return a.printJSON(report.SyncOf(res))
 			}
 			if !quiet {
 				a.printSync(res, false)
@@ -179,57 +180,4 @@ func short(commit string) string {
 		return commit[:12]
 	}
 	return commit
-}
-
-func syncJSON(res *hydrate.SyncResult) any {
-	type merge struct {
-		Took       string  `json:"took"`
-		Conflict   *string `json:"conflict"`
-		OnlyLocal  int     `json:"eventsFromHere"`
-		OnlyRemote int     `json:"eventsFromThere"`
-	}
-	type takeover struct {
-		By   string    `json:"by"`
-		Host *string   `json:"host"`
-		Time time.Time `json:"time"`
-	}
-	type foreign struct {
-		Commit   string  `json:"commit"`
-		By       string  `json:"by"`
-		Why      string  `json:"why"`
-		Snapshot *string `json:"snapshot"`
-	}
-	var f *foreign
-	if res.Foreign != nil {
-		f = &foreign{Commit: res.Foreign.Commit, By: res.Foreign.By.String(), Why: res.Foreign.Why, Snapshot: optString(res.Foreign.Snapshot)}
-	}
-	var m *merge
-	if res.Merge != nil {
-		m = &merge{Took: res.Merge.Took, Conflict: optString(res.Merge.Conflict), OnlyLocal: res.Merge.OnlyLocal, OnlyRemote: res.Merge.OnlyRemote}
-	}
-	tos := []takeover{}
-	for _, h := range res.TakenOver {
-		tos = append(tos, takeover{By: h.By, Host: optString(h.Host), Time: h.Time})
-	}
-	return struct {
-		SchemaVersion int        `json:"schemaVersion"`
-		Remote        string     `json:"remote"`
-		Ref           string     `json:"ref"`
-		Commit        *string    `json:"commit"`
-		Pushed        bool       `json:"pushed"`
-		Merge         *merge     `json:"merge"`
-		Kept          []string   `json:"kept"`
-		Adopted       []string   `json:"adopted"`
-		Skipped       []string   `json:"skipped"`
-		Teammates     int        `json:"teammates"`
-		TakenOverBy   []takeover `json:"takenOverBy"`
-		UpToDate      bool       `json:"upToDate"`
-		Identity      string     `json:"identity"`
-		Foreign       *foreign   `json:"foreign"`
-		NotFetched    []string   `json:"notFetched"`
-		Gone          []string   `json:"gone"`
-		Dropped       []string   `json:"dropped"`
-		Replaced      *string    `json:"replaced"`
-	}{SchemaVersion, res.Remote, res.Ref, optString(res.Commit), res.Pushed, m, nonNil(res.Kept), nonNil(res.Adopted), nonNil(res.Skipped), res.Teammates, tos,
-		res.UpToDate, res.Me.String(), f, nonNil(res.NotRead), nonNil(res.Gone), nonNil(res.Dropped), optString(res.Replaced)}
 }

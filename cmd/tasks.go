@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 )
 
@@ -60,14 +61,7 @@ along its own branch.`,
 			}
 			a.warnStale(s)
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int        `json:"schemaVersion"`
-					SessionFile   string     `json:"sessionFile"`
-					Plan          string     `json:"plan"`
-					ResumeTask    *int       `json:"resumeTask"`
-					Tasks         []jsonTask `json:"tasks"`
-					Counts        any        `json:"counts"`
-				}{SchemaVersion, s.Path, s.Plan, optInt(s.ResumeTask), nonNil(jsonTasks(s.Tasks)), s.Counts})
+				return a.printJSON(report.TasksOf(s))
 			}
 			a.printTasks(a.stdout, s.Tasks, s.ResumeTask)
 			printf(a.stdout, "\n%s\n", countsLine(s.Counts))

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/gsd-tools/gsd/cmd/report"
 )
 
 // newVersionCmd is gsd version, gsd --version as a command (as gh and go have it).
@@ -16,10 +18,7 @@ else the one make build stamped from git describe, else "(devel)" and the commit
 		RunE: func(c *cobra.Command, _ []string) error {
 			v := version()
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int    `json:"schemaVersion"`
-					Version       string `json:"version"`
-				}{SchemaVersion, v})
+				return a.printJSON(report.VersionOf(v))
 			}
 			printf(a.stdout, "gsd %s\n", v)
 			return nil

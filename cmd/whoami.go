@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/identity"
 )
 
@@ -20,18 +21,12 @@ its domain) or the host name.`,
 			if err != nil {
 				return err
 			}
-			id, err := identity.Resolve(a.identityEnv(dir))
+			id, err := identity.FindUser(a.identityEnv(dir))
 			if err != nil {
 				return err
 			}
 			if a.json {
-				return a.printJSON(struct {
-					SchemaVersion int     `json:"schemaVersion"`
-					User          string  `json:"user"`
-					Raw           string  `json:"raw"`
-					Source        string  `json:"userSource"`
-					SourceFile    *string `json:"userSourceFile"`
-				}{SchemaVersion, id.User, id.Raw, id.Source.Kind, optString(id.Source.File)})
+				return a.printJSON(report.WhoamiOf(id))
 			}
 			printf(a.stdout, "%s\n", id.User)
 			printf(a.stdout, "raw:    %q\n", id.Raw)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/roadmap"
 )
@@ -43,63 +44,12 @@ in .planning/active-workstream.`,
 				return err
 			}
 			if a.json {
-				return a.printJSON(workstreamsJSON(r))
+				return a.printJSON(report.WorkstreamsOf(r))
 			}
 			a.printWorkstreams(a.stdout, r)
 			return nil
 		},
 	}
-}
-
-// workstreamJSON is one workstream in gsd workstreams --json: null for what is unknown.
-type workstreamJSON struct {
-	Name        string `json:"name"`
-	PlanningDir string `json:"planningDir"`
-	Active      bool   `json:"active"`
-	positionJSON
-	Rule       *roadmap.Rule       `json:"rule"`
-	Confidence *roadmap.Confidence `json:"confidence"`
-	Progress   *roadmap.Progress   `json:"progress"`
-	Error      *string             `json:"error"`
-}
-
-type workstreamsReportJSON struct {
-	SchemaVersion int              `json:"schemaVersion"`
-	Active        *string          `json:"active"`
-	SelectedBy    *string          `json:"selectedBy"`
-	Pointer       *string          `json:"pointer"`
-	Overruled     *string          `json:"overruled"`
-	Error         *string          `json:"error"`
-	Workstreams   []workstreamJSON `json:"workstreams"`
-}
-
-func workstreamsJSON(r *hydrate.WorkstreamsReport) workstreamsReportJSON {
-	sel := r.Selection
-	out := workstreamsReportJSON{
-		SchemaVersion: SchemaVersion,
-		SelectedBy:    optString(sel.By),
-		Pointer:       optString(sel.Pointer),
-		Overruled:     optString(sel.Overruled),
-		Workstreams:   []workstreamJSON{},
-	}
-	if r.SelectErr != nil {
-		out.Error = optString(r.SelectErr.Error())
-	} else {
-		out.Active = optString(sel.Workstream)
-	}
-	for _, ws := range r.Workstreams {
-		wj := workstreamJSON{Name: ws.Name, PlanningDir: ws.PlanningDir, Active: ws.Active}
-		if ws.Err != nil {
-			wj.Error = optString(ws.Err.Error())
-			out.Workstreams = append(out.Workstreams, wj)
-			continue
-		}
-		p := ws.Project
-		wj.positionJSON = positionOf(p)
-		wj.Rule, wj.Confidence, wj.Progress = &p.Position.Rule, &p.Position.Confidence, &p.Progress
-		out.Workstreams = append(out.Workstreams, wj)
-	}
-	return out
 }
 
 // printWorkstreams prints one line per workstream, the active one marked, then which is active

@@ -48,8 +48,8 @@
 //
 //   - progress.go: gsd progress ([Project.Progress]).
 //   - state.go: gsd state, and hydrate's STATE.md line ([Project.StateReport], [Project.WriteState],
-//     [Project.StateDiff]): STATE.md's Current Position against the [CurrentPosition] derived
-//     from the roadmap and the disk.
+//     [Project.StateDiff]): STATE.md against the values roadmap derives for it from the
+//     roadmap and the disk (roadmap.Project.StateValues), written under GSD's STATE.md.lock.
 //   - workstreams.go: gsd workstreams ([Project.Workstreams]).
 //
 // # The session's history (env.History())

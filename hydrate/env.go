@@ -233,7 +233,7 @@ func open(cfg Config, root string, fsys fs.FS) (*Env, error) {
 	var id identity.Identity
 	if !cfg.NoUser {
 		var err error
-		if id, err = identity.Resolve(idEnv); err != nil {
+		if id, err = identity.FindUser(idEnv); err != nil {
 			return nil, err
 		}
 	}

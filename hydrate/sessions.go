@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -71,6 +72,14 @@ type SessionsResult struct {
 	Warnings  []string // two users on one plan, unreadable journals
 
 	shared []string // the warnings of two users on one plan
+}
+
+// InStates is the sessions in one of states (gsd sessions --state), every one without any.
+func (r *SessionsResult) InStates(states []string) []SessionSummary {
+	if len(states) == 0 {
+		return r.Sessions
+	}
+	return slices.DeleteFunc(slices.Clone(r.Sessions), func(s SessionSummary) bool { return !slices.Contains(states, s.State) })
 }
 
 // Sessions reports every user's session under .planning/sessions, with its state against the

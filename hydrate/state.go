@@ -18,53 +18,6 @@ import (
 	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
-// CurrentPosition is what STATE.md's Current Position block should say, derived from ROADMAP.md
-// and the disk: the spec's hydration step 7. It is named after that block. It is not the
-// decision of where the project stands, which is roadmap.Position (Env.Position): it is that
-// decision's current phase written out as the block records it, with plan numbers, a status
-// and the milestone's counts. statemd.Values is the same content as STATE.md's text takes it.
-type CurrentPosition struct {
-	Phase       string `json:"phase"`      // the phase number, canonical ("3", "4.1"); "" without phases
-	PhaseName   string `json:"phaseName"`  // its name
-	PhaseOf     int    `json:"phaseOf"`    // the last whole-numbered phase (decimal insertions are not counted, as GSD does not)
-	PlanNumber  int    `json:"plan"`       // the plan being worked on: the first without a SUMMARY, 1-based; PlanTotal when all are done
-	PlanDone    int    `json:"planDone"`   // plans of the phase complete
-	PlanTotal   int    `json:"planTotal"`  // plans of the phase (FIX plans not counted)
-	Status      string `json:"status"`     // "Ready to plan", "Ready to execute", "In progress", "Phase complete", "Complete"
-	Percent     int    `json:"percent"`    // the milestone's percent complete (roadmap.Progress.Percent)
-	ActivePlan  string `json:"activePlan"` // the plan to work on next, "" if none
-	PhasesDone  int    `json:"phasesComplete"`
-	PhasesTotal int    `json:"phasesTotal"`
-	PlansDone   int    `json:"plansComplete"`
-	PlansTotal  int    `json:"plansTotal"`
-}
-
-// values are the position as STATE.md's text values; full says whether the milestone-wide
-// numbers (percent, frontmatter counts) are known, which the cheap check of hydrate does not load.
-func (p CurrentPosition) values(full bool) statemd.Values {
-	v := statemd.Values{
-		Phase: p.Phase, PhaseOf: p.PhaseOf, PhaseName: p.PhaseName,
-		PlanNumber: p.PlanNumber, PlanDone: p.PlanDone, PlanTotal: p.PlanTotal, Status: p.Status,
-	}
-	// A milestone with no plan yet has no percent: STATE.md's own (often "67% (v1.0 complete,
-	// v1.1 starting)") is better informed than a 0 from nothing.
-	if full && p.PlansTotal > 0 {
-		v.Percent, v.PercentKnown = p.Percent, true
-		pr := roadmap.Progress{PhasesComplete: p.PhasesDone, PhasesTotal: p.PhasesTotal, PlansComplete: p.PlansDone, PlansTotal: p.PlansTotal, Percent: p.Percent}
-		v.PercentAgrees = pr.Agrees // the percent GSD writes for these counts is not rewritten
-		v.TotalPhases, v.CompletedPhases, v.TotalPlans, v.CompletedPlans = p.PhasesTotal, p.PhasesDone, p.PlansTotal, p.PlansDone
-		v.CountsKnown = true
-	}
-	return v
-}
-
-// Lines renders the position as the Current Position block's lines, without line endings,
-// exactly as STATE.md gets them.
-func (p CurrentPosition) Lines() (phase, plan, status, progress string) {
-	v := p.values(true)
-	return statemd.PhaseText(v), statemd.PlanText(v), statemd.StatusText(v), statemd.ProgressText(v)
-}
-
 // ProgressBar draws percent as "[████░░░░░░]", width cells wide.
 func ProgressBar(percent, width int) string { return statemd.Bar(percent, width) }
 
@@ -76,89 +29,22 @@ type Difference struct {
 	Derived string  `json:"derived"`
 }
 
-// StateReport is the derived CurrentPosition and how STATE.md stands against it: what gsd state
-// reports, rewrites (--write) and previews (--dry-run), and gsd progress carries as its state.
+// StateReport is what STATE.md should say (roadmap.Project.StateValues) and how STATE.md stands
+// against it: what gsd state reports, rewrites (--write) and previews (--dry-run), and gsd
+// progress carries as its state.
 type StateReport struct {
-	Path        string          `json:"stateFile"` // STATE.md, root-relative
-	Exists      bool            `json:"exists"`
-	Position    CurrentPosition `json:"position"`
-	Agrees      bool            `json:"agrees"`
-	Differences []Difference    `json:"differences"`
+	Path   string // STATE.md, root-relative
+	Exists bool
+	Values statemd.Values // the values STATE.md should have
+	// ActivePlan is the plan to work on next in the phase Values names, "" if none: shown beside
+	// the values, never written into STATE.md.
+	ActivePlan  string
+	Agrees      bool
+	Differences []Difference
 	// Unsummarised are the plans STATE.md says were completed that have no SUMMARY
 	// (roadmap.Project.Unsummarised): while there are any, STATE.md does not agree, and --write
 	// cannot fix it.
-	Unsummarised []roadmap.StateClaim `json:"unsummarised"`
-}
-
-// DeriveCurrentPosition works out the position STATE.md records from a loaded project: the
-// current phase of the position model (roadmap.Locate's decision) with the current milestone's
-// counts, as GSD scopes them. When the milestone is finished, its last phase, complete.
-func DeriveCurrentPosition(proj *roadmap.Project) CurrentPosition {
-	pos := CurrentPosition{
-		Percent:     proj.Progress.Percent,
-		PhasesDone:  proj.Progress.PhasesComplete,
-		PhasesTotal: proj.Progress.PhasesTotal,
-		PlansDone:   proj.Progress.PlansComplete,
-		PlansTotal:  proj.Progress.PlansTotal,
-	}
-	if proj.Position != nil {
-		pos.PhaseOf = proj.Position.PhaseOf()
-	}
-	ph := proj.CurrentPhase()
-	allDone := false
-	if ph == nil && proj.Position != nil && len(proj.Position.Phases) > 0 {
-		last := proj.Position.Phases[len(proj.Position.Phases)-1].Num
-		for i := range proj.Phases {
-			// Of this milestone: another may list a phase of the same number.
-			if proj.Phases[i].Num.Equal(last) && proj.Phases[i].InMilestone {
-				ph, allDone = &proj.Phases[i], true
-			}
-		}
-	}
-	if ph == nil {
-		pos.Status = "Ready to plan"
-		return pos
-	}
-	phasePosition(&pos, &ph.Phase, ph.Status, proj.Active)
-	if allDone && proj.Progress.PhasesComplete == proj.Progress.PhasesTotal {
-		// Complete only when every phase is: a phase the roadmap calls complete while a plan of
-		// it has no SUMMARY (an error of progress --check) keeps its own status.
-		pos.Status = statemd.StatusFinished
-	}
-	return pos
-}
-
-// phasePosition fills in the phase, plan and status fields of pos from phase ph, its status
-// (as the disk and the roadmap together say it) and its active plan.
-func phasePosition(pos *CurrentPosition, ph *roadmap.Phase, status roadmap.Status, active *roadmap.Plan) {
-	pos.Phase, pos.PhaseName = ph.Num.String(), ph.Name
-	k := 0
-	for _, pl := range ph.Plans {
-		if pl.Fix() {
-			continue
-		}
-		k++
-		pos.PlanTotal++
-		if pl.Done() {
-			pos.PlanDone++
-		} else if pos.PlanNumber == 0 {
-			pos.PlanNumber = k
-		}
-	}
-	if pos.PlanNumber == 0 {
-		pos.PlanNumber = pos.PlanTotal
-	}
-	if active != nil {
-		pos.ActivePlan = active.Path
-	}
-	switch {
-	case len(ph.Plans) == 0:
-		pos.Status = "Ready to plan"
-	case pos.PlanDone == 0 && status != roadmap.StatusInProgress:
-		pos.Status = "Ready to execute"
-	default:
-		pos.Status = "In progress"
-	}
+	Unsummarised []roadmap.StateClaim
 }
 
 // readState reads STATE.md, refusing a binary file: rewriting one would destroy it.
@@ -176,15 +62,18 @@ func (e *Env) readState() ([]byte, error) {
 // statePath is STATE.md beside the roadmap (a workstream has its own).
 func (e *Env) statePath() string { return path.Join(e.PlanningDir, "STATE.md") }
 
-// stateReport derives the position and compares STATE.md's text src (nil when there is no
+// stateReport derives what STATE.md should say and compares its text src (nil when there is no
 // STATE.md) with it.
 func (e *Env) stateReport(proj *roadmap.Project, src []byte) *StateReport {
-	sp := &StateReport{Path: e.statePath(), Position: DeriveCurrentPosition(proj), Differences: []Difference{}, Unsummarised: []roadmap.StateClaim{}}
+	sp := &StateReport{Path: e.statePath(), Values: proj.StateValues(), Differences: []Difference{}, Unsummarised: []roadmap.StateClaim{}}
+	if sp.Values.Phase != "" && proj.Active != nil {
+		sp.ActivePlan = proj.Active.Path
+	}
 	if src == nil {
 		return sp
 	}
 	sp.Exists = true
-	sp.Differences = compareState(src, sp.Position, true)
+	sp.Differences = compareState(src, sp.Values)
 	if proj.Unsummarised != nil {
 		sp.Unsummarised = proj.Unsummarised
 	}
@@ -252,9 +141,9 @@ func (e *Env) writeState(proj *roadmap.Project) (*StateReport, bool, error) {
 // stateOutput is STATE.md as a write would leave it, from its text src (nil when missing).
 func (e *Env) stateOutput(sp *StateReport, src []byte) []byte {
 	if src == nil {
-		return statemd.New(sp.Position.values(true), e.now())
+		return statemd.New(sp.Values, e.now())
 	}
-	return rewriteState(src, sp.Position)
+	return rewriteState(src, sp.Values)
 }
 
 // StateDiff is what WriteState would do, as a unified diff of STATE.md (nil when it already
@@ -300,11 +189,11 @@ func (d Difference) SaysText() string {
 	return *d.Says
 }
 
-// compareState lists where STATE.md disagrees with pos: exactly the lines that rewriteState
-// would change, so that a check and a write can never disagree. Without full, the project-wide
-// numbers (the percent and the frontmatter counts) are not compared.
-func compareState(src []byte, pos CurrentPosition, full bool) []Difference {
-	changes := statemd.Changes(src, pos.values(full))
+// compareState lists where STATE.md disagrees with v: exactly the lines that rewriteState would
+// change, so that a check and a write can never disagree. The percent and the frontmatter's
+// counts are compared only when v knows them.
+func compareState(src []byte, v statemd.Values) []Difference {
+	changes := statemd.Changes(src, v)
 	diffs := make([]Difference, 0, len(changes))
 	for _, c := range changes {
 		d := Difference{Field: c.Field, Line: c.Line, Derived: strings.TrimSpace(c.New)}
@@ -324,9 +213,9 @@ func compareState(src []byte, pos CurrentPosition, full bool) []Difference {
 	return diffs
 }
 
-// rewriteState is src with every line that disagrees with pos rewritten (see statemd.Rewrite).
-func rewriteState(src []byte, pos CurrentPosition) []byte {
-	out, _ := statemd.Rewrite(src, pos.values(true))
+// rewriteState is src with every line that disagrees with v rewritten (see statemd.Rewrite).
+func rewriteState(src []byte, v statemd.Values) []byte {
+	out, _ := statemd.Rewrite(src, v)
 	return out
 }
 
@@ -348,12 +237,11 @@ func (e *Env) syncState(res *Result, write bool) error {
 	// An unreadable STATE.md (or roadmap) fails the position: it must not stop hydrate, and
 	// gsd state and gsd progress report it.
 	p, err := e.Position()
-	if err != nil || p.State == nil || p.Phase == nil {
+	if err != nil || p.State == nil {
 		return nil
 	}
-	var pos CurrentPosition
-	phasePosition(&pos, p.Phase, p.PhaseStatus(), p.Active)
-	pos.PhaseOf = p.PhaseOf()
-	res.StateDrift = compareState(p.State, pos, false)
+	if v, ok := p.StateValues(); ok {
+		res.StateDrift = compareState(p.State, v)
+	}
 	return nil
 }

@@ -226,7 +226,7 @@ func (t Team) Sync(ctx context.Context, opt SyncOptions) (*SyncResult, error) {
 			}
 			lease := ""
 			if rs.own != nil {
-				if c, ok, _ := repo.Resolve(ctx, teamsync.FetchedRef(opt.Remote, e.User.User)); !ok || c != rs.own.Object {
+				if c, ok, _ := repo.RefCommit(ctx, teamsync.FetchedRef(opt.Remote, e.User.User)); !ok || c != rs.own.Object {
 					lease = rs.own.Object // no commit gsd can build on: replaced, if it is still there
 				}
 			}
@@ -304,11 +304,11 @@ func (e *Env) publish(ctx context.Context, repo teamsync.Repo, opt SyncOptions, 
 	own := res.Ref
 	fetchedOwn := teamsync.FetchedRef(opt.Remote, e.User.User)
 	return e.withLockCtx(ctx, func() error {
-		local, hasLocal, err := repo.Resolve(ctx, own)
+		local, hasLocal, err := repo.RefCommit(ctx, own)
 		if err != nil {
 			return err
 		}
-		theirs, hasTheirs, err := repo.Resolve(ctx, fetchedOwn)
+		theirs, hasTheirs, err := repo.RefCommit(ctx, fetchedOwn)
 		if err != nil {
 			return err
 		}

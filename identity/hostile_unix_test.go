@@ -26,14 +26,14 @@ func TestHostileGitFilesRefused(t *testing.T) {
 			f.repo("proj", "main")
 			setup(f)
 			done := make(chan error, 1)
-			go func() { _, err := Resolve(f.identityEnv("proj")); done <- err }()
+			go func() { _, err := FindUser(f.identityEnv("proj")); done <- err }()
 			select {
 			case err := <-done:
 				if strings.Contains(name, "config") && (err == nil || !strings.Contains(err.Error(), "not a regular file")) {
 					t.Errorf("err = %v", err)
 				}
 			case <-time.After(time.Minute):
-				t.Fatal("Resolve hangs")
+				t.Fatal("FindUser hangs")
 			}
 		})
 	}

@@ -173,7 +173,7 @@ func TestResolvePrecedence(t *testing.T) {
 			if c.wantFile {
 				c.want.Source.File = env.Home + "/.gitconfig"
 			}
-			got, err := Resolve(env)
+			got, err := FindUser(env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,11 +188,11 @@ func TestResolvePrecedence(t *testing.T) {
 // GSD_USER, a broken git configuration is never even opened.
 func TestResolveReadsNoGitConfigWhenTold(t *testing.T) {
 	env := resolveEnv(t, "\"unterminated", nil, "", "")
-	if _, err := Resolve(env); err == nil {
+	if _, err := FindUser(env); err == nil {
 		t.Fatal("broken ~/.gitconfig: want an error when git is consulted")
 	}
 	env.Flag = "me"
-	if id, err := Resolve(env); err != nil || id.User != "me" {
+	if id, err := FindUser(env); err != nil || id.User != "me" {
 		t.Errorf("with --user: %+v, %v", id, err)
 	}
 	env.Flag = ""
@@ -203,7 +203,7 @@ func TestResolveReadsNoGitConfigWhenTold(t *testing.T) {
 		}
 		return lookup(k)
 	}
-	if id, err := Resolve(env); err != nil || id.User != "you" {
+	if id, err := FindUser(env); err != nil || id.User != "you" {
 		t.Errorf("with GSD_USER: %+v, %v", id, err)
 	}
 }
@@ -214,14 +214,14 @@ func TestResolveRefusesUnusableExplicitNames(t *testing.T) {
 	for _, name := range []string{"..", ".", "", "李雷", "ＡＮＮ", "---", "!!!"} {
 		env := resolveEnv(t, "git user", nil, "login", "host")
 		env.Flag, env.FlagGiven = name, true
-		if id, err := Resolve(env); !errors.Is(err, ErrUnusableUser) {
+		if id, err := FindUser(env); !errors.Is(err, ErrUnusableUser) {
 			t.Errorf("--user %q: %+v, %v", name, id, err)
 		}
 		if name == "" {
 			continue // an empty GSD_USER is unset
 		}
 		env = resolveEnv(t, "git user", map[string]string{"GSD_USER": name}, "login", "host")
-		if id, err := Resolve(env); !errors.Is(err, ErrUnusableUser) || !strings.Contains(err.Error(), "GSD_USER=") {
+		if id, err := FindUser(env); !errors.Is(err, ErrUnusableUser) || !strings.Contains(err.Error(), "GSD_USER=") {
 			t.Errorf("GSD_USER=%q: %+v, %v", name, id, err)
 		}
 	}
@@ -230,16 +230,16 @@ func TestResolveRefusesUnusableExplicitNames(t *testing.T) {
 func TestResolveEmptyEnv(t *testing.T) {
 	// The zero Env reads nothing but the default system config path,
 	// which we point away.
-	id, err := Resolve(Sources{SystemConfig: "/nonexistent/gitconfig"})
+	id, err := FindUser(Sources{SystemConfig: "/nonexistent/gitconfig"})
 	if err != nil || id.User != "unknown" || id.Source.Kind != KindDefault {
 		t.Errorf("got %+v, %v", id, err)
 	}
 }
 
-// BenchmarkResolve measures the path taken on every agent turn when
+// BenchmarkFindUser measures the path taken on every agent turn when
 // neither --user nor GSD_USER is set: discovery from a subdirectory,
 // system, global (with an include and an includeIf) and repository files.
-func BenchmarkResolve(b *testing.B) {
+func BenchmarkFindUser(b *testing.B) {
 	f := newFixture(b)
 	f.write("etc/gitconfig", "[core]\n\tautocrlf = input\n")
 	f.write("home/.gitconfig", "[user]\n\tname = Bench Ben\n[include]\n\tpath = more\n[includeIf \"gitdir:~/job/\"]\n\tpath = work\n")
@@ -251,7 +251,7 @@ func BenchmarkResolve(b *testing.B) {
 	env := f.identityEnv("proj/a/b/c")
 	b.ResetTimer()
 	for range b.N {
-		if id, err := Resolve(env); err != nil || id.User != "bench-ben" {
+		if id, err := FindUser(env); err != nil || id.User != "bench-ben" {
 			b.Fatalf("%+v %v", id, err)
 		}
 	}

@@ -11,7 +11,8 @@
 //
 // It sits under cmd, beside the command line, because it is the same kind of thing: a front
 // door that turns a protocol's requests into calls of hydrate's use cases and renders their
-// answers. It decides nothing itself, and nothing under hydrate imports it.
+// answers, as the command line's --json renders them: with cmd/report, which both import. It
+// decides nothing itself, and nothing under hydrate imports it.
 package mcp
 
 import (
@@ -49,7 +50,6 @@ type Opener func(user, instance string) (*hydrate.Env, error)
 type Server struct {
 	Name, Version string
 	Open          Opener
-	CLI           CLI // the command line's JSON, which the tools answer in
 
 	opened []*hydrate.Env // the projects the call being answered opened (openEnv)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gsd-tools/gsd/cmd/report"
 	"github.com/gsd-tools/gsd/hydrate"
 	"github.com/gsd-tools/gsd/planfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
@@ -79,7 +80,7 @@ var statusNames = []string{string(planfile.Complete), string(planfile.InProgress
 
 // toolList is every tool, with the schema of its arguments and of its result.
 func (s *Server) toolList() []Tool {
-	hydrateOut := schemaOf(s.CLI.Hydrate.Type)
+	hydrateOut := report.Schema(reflect.TypeFor[report.Hydrate]())
 	return []Tool{
 		{
 			Name:  "session_rehydrate",
@@ -96,7 +97,7 @@ func (s *Server) toolList() []Tool {
 				"snapshotId":    str("a snapshot id (gsd snapshots lists them) to read the context from instead of the current session"),
 				"fromTimestamp": map[string]any{"type": "number", "description": "also list the journal events after this time (Unix milliseconds)"},
 			}, "instanceId"),
-			OutputSchema: schemaOf(reflect.TypeFor[hydrate.RehydrateResult]()),
+			OutputSchema: report.Schema(reflect.TypeFor[hydrate.RehydrateResult]()),
 			Annotations:  writes, // a journal line
 		},
 		{
@@ -148,7 +149,7 @@ func (s *Server) toolList() []Tool {
 				"phasesFrom": map[string]any{"type": "integer", "minimum": 0, "maximum": maxPhasesFrom,
 					"description": "the page of phases from this one on (0-based): the previous page's page.next"},
 			}),
-			OutputSchema: progressSchema(schemaOf(s.CLI.Progress.Type)),
+			OutputSchema: progressSchema(report.Schema(reflect.TypeFor[report.Progress]())),
 			Annotations:  readOnly,
 		},
 		{
@@ -156,7 +157,7 @@ func (s *Server) toolList() []Tool {
 			Title:        "Snapshot a session (gsd snapshot --json)",
 			Description:  "Keep a manual snapshot of a gsd session (never deleted by gsd), as gsd snapshot --json: its id (for session_rehydrate's snapshotId or gsd restore) and path.",
 			InputSchema:  object(withUser(map[string]any{"reason": str("why, recorded in the journal")})),
-			OutputSchema: schemaOf(s.CLI.Snapshot.Type),
+			OutputSchema: report.Schema(reflect.TypeFor[report.Snapshot]()),
 			Annotations:  writes, // a new snapshot each time
 		},
 		{
@@ -169,7 +170,7 @@ func (s *Server) toolList() []Tool {
 				"state": map[string]any{"type": "array", "description": "only sessions in these states (gsd sessions --state); default: all",
 					"items": map[string]any{"type": "string", "enum": hydrate.TeamStates}},
 			}),
-			OutputSchema: schemaOf(s.CLI.Sessions.Type),
+			OutputSchema: report.Schema(reflect.TypeFor[report.Sessions]()),
 			Annotations:  readOnly,
 		},
 		{
@@ -181,7 +182,7 @@ func (s *Server) toolList() []Tool {
 				"from":  str("the teammate whose session to take over (USER, or USER@REMOTE for one gsd sync fetched; list_sessions names them)"),
 				"force": boolean("take over a fetched session even when it is active (gsd resume --force)"),
 			}), "from"),
-			OutputSchema: schemaOf(s.CLI.Resume.Type),
+			OutputSchema: report.Schema(reflect.TypeFor[report.Resume]()),
 			Annotations:  hints(false, true, false), // replaces the user's session
 		},
 		{
@@ -192,7 +193,7 @@ func (s *Server) toolList() []Tool {
 				"task":   map[string]any{"type": "integer", "minimum": 1, "maximum": planfile.MaxTasks, "description": "the task number (1-based)"},
 				"status": map[string]any{"type": "string", "enum": statusNames},
 			}), "task", "status"),
-			OutputSchema: schemaOf(s.CLI.Mark.Type),
+			OutputSchema: report.Schema(reflect.TypeFor[report.Mark]()),
 			// One attribute's bytes, journaled: setting the status it has writes nothing.
 			Annotations: hints(false, false, true),
 		},
@@ -209,7 +210,7 @@ func progressSchema(schema map[string]any) map[string]any {
 		schema["required"] = slices.DeleteFunc(slices.Clone(req), func(f string) bool { return slices.Contains(compactFields, f) })
 	}
 	if props, ok := schema["properties"].(map[string]any); ok {
-		page := schemaOf(reflect.TypeFor[Page]())
+		page := report.Schema(reflect.TypeFor[Page]())
 		page["description"] = "which phases a page of a report too long for one result holds (absent when it is whole)"
 		props["page"] = page
 	}
@@ -336,10 +337,7 @@ func textResult(v any, hint string) map[string]any {
 // marshalText is v as the command line's --json prints it (without the final newline).
 func marshalText(v any) (string, error) {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := report.Write(&b, v); err != nil {
 		return "", err
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
@@ -439,19 +437,15 @@ func (s *Server) openEnv(user, instance string) (*hydrate.Env, error) {
 	return env, err
 }
 
-// call opens the project for the sessionId argument (or the server's user), runs use on it,
-// closes it, and renders what use returns as the command line's --json does.
-func call[T any](s *Server, a args, view View[T], use func(*hydrate.Env) (T, error)) (any, error) {
+// withEnv opens the project for the user argument (or the server's user), runs use on it, and
+// closes it: use answers with the command line's --json object (a report of cmd/report).
+func (s *Server) withEnv(a args, use func(*hydrate.Env) (any, error)) (any, error) {
 	env, err := s.open(a, "")
 	if err != nil {
 		return nil, err
 	}
 	defer env.Close()
-	res, err := use(env)
-	if err != nil {
-		return nil, err
-	}
-	return view.render(res)
+	return use(env)
 }
 
 // open opens the project for the user argument (or the server's user).
@@ -510,9 +504,12 @@ func (s *Server) rehydrate(a args) (any, error) {
 
 // stateGet is gsd hydrate --no-bootstrap --json: the session judged, nothing written.
 func (s *Server) stateGet(a args) (any, error) {
-	return call(s, a, s.CLI.Hydrate, func(env *hydrate.Env) (Hydrated, error) {
+	return s.withEnv(a, func(env *hydrate.Env) (any, error) {
 		res, err := env.Hydrate(hydrate.Options{})
-		return Hydrated{env, res}, err
+		if err != nil {
+			return nil, err
+		}
+		return report.HydrateOf(env, res), nil
 	})
 }
 
@@ -550,9 +547,9 @@ func (s *Server) hydrateTool(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.CLI.Hydrate.render(Hydrated{env, res})
-	if err != nil || !res.PlanIgnored {
-		return v, err
+	v := report.HydrateOf(env, res)
+	if !res.PlanIgnored {
+		return v, nil
 	}
 	return noted{v, []string{"a valid session exists; plan ignored (session_start with that plan switches)"}}, nil
 }
@@ -566,13 +563,16 @@ func (s *Server) start(a args) (any, error) {
 	if perr != nil {
 		return nil, perr
 	}
-	return call(s, a, s.CLI.Hydrate, func(env *hydrate.Env) (Hydrated, error) {
+	return s.withEnv(a, func(env *hydrate.Env) (any, error) {
 		rel, err := plan(env, a)
 		if err != nil {
-			return Hydrated{}, err
+			return nil, err
 		}
 		res, err := env.StartWith(rel, hydrate.StartOptions{Force: force})
-		return Hydrated{env, res}, err
+		if err != nil {
+			return nil, err
+		}
+		return report.HydrateOf(env, res), nil
 	})
 }
 
@@ -600,10 +600,7 @@ func (s *Server) progress(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.CLI.Progress.render(Progressed{r, all})
-	if err != nil {
-		return nil, err
-	}
+	v := report.ProgressOf(r, all)
 	if !compact && !paged {
 		if text, err := marshalText(v); err != nil || len(text) <= MaxResult {
 			return v, err
@@ -627,8 +624,12 @@ func (s *Server) snapshotCreate(a args) (any, error) {
 	if perr != nil {
 		return nil, perr
 	}
-	return call(s, a, s.CLI.Snapshot, func(env *hydrate.Env) (*hydrate.SnapshotResult, error) {
-		return env.History().Snapshot(reason)
+	return s.withEnv(a, func(env *hydrate.Env) (any, error) {
+		res, err := env.History().Snapshot(reason)
+		if err != nil {
+			return nil, err
+		}
+		return report.SnapshotOf(res), nil
 	})
 }
 
@@ -647,7 +648,7 @@ func (s *Server) listSessions(a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.CLI.Sessions.render(Listed{res, states})
+	return report.SessionsOf(res, states), nil
 }
 
 // resume is gsd resume FROM [--force] --json.
@@ -667,8 +668,12 @@ func (s *Server) resume(a args) (any, error) {
 		return nil, invalidParams("from is required")
 	}
 	host, _ := os.Hostname()
-	return call(s, a, s.CLI.Resume, func(env *hydrate.Env) (*hydrate.TakeOverResult, error) {
-		return env.Team().TakeOver(from, hydrate.TakeOverOptions{Force: force, Host: host})
+	return s.withEnv(a, func(env *hydrate.Env) (any, error) {
+		res, err := env.Team().TakeOver(from, hydrate.TakeOverOptions{Force: force, Host: host})
+		if err != nil {
+			return nil, err
+		}
+		return report.ResumeOf(res), nil
 	})
 }
 
@@ -689,16 +694,14 @@ func (s *Server) taskStatusSet(a args) (any, error) {
 	if !valid {
 		return nil, invalidParams("status must be one of %s", strings.Join(statusNames, ", "))
 	}
-	var warnings []string
-	v, err := call(s, a, s.CLI.Mark, func(env *hydrate.Env) (*hydrate.MarkResult, error) {
+	return s.withEnv(a, func(env *hydrate.Env) (any, error) {
 		res, err := env.Mark(int(n), st)
-		if res != nil {
-			warnings = res.Warnings
+		if err != nil {
+			return nil, err
 		}
-		return res, err
+		if len(res.Warnings) > 0 {
+			return noted{report.MarkOf(res), res.Warnings}, nil // what gsd mark-* says on stderr
+		}
+		return report.MarkOf(res), nil
 	})
-	if err != nil || len(warnings) == 0 {
-		return v, err
-	}
-	return noted{v, warnings}, nil // what gsd mark-* says on stderr
 }

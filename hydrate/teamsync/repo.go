@@ -96,9 +96,9 @@ func parseTree(data []byte, hashLen int) ([]treeEntry, error) {
 	return out, nil
 }
 
-// Resolve is the commit ref points to; ok is false when there is no such ref (or it holds no
+// RefCommit is the commit ref points to; ok is false when there is no such ref (or it holds no
 // commit).
-func (r Repo) Resolve(ctx context.Context, ref string) (commit string, ok bool, err error) {
+func (r Repo) RefCommit(ctx context.Context, ref string) (commit string, ok bool, err error) {
 	return r.query(ctx, "rev-parse", "-q", "--verify", ref+"^{commit}")
 }
 

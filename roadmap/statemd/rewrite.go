@@ -22,8 +22,8 @@ type Values struct {
 	PlanTotal int    // 0: the phase has no plans yet (it needs planning)
 	Status    string // "Ready to plan", "Ready to execute", "In progress", "Phase complete", StatusFinished
 
-	Percent      int // the percent complete, scoped as the caller scopes it (GSD: the current milestone)
-	PercentKnown bool
+	Percent      int  // the percent complete, scoped as the caller scopes it (GSD: the current milestone)
+	PercentKnown bool // Percent is known: without it, no percent of STATE.md is rewritten or added
 	// PercentAgrees, when set, says which other percents agree with the counts (GSD's own
 	// rounding of them): a percent that does is left as written. Nil: only Percent agrees.
 	PercentAgrees func(int) bool
@@ -52,6 +52,12 @@ func PhaseText(v Values) string { return "Phase: " + phaseValue(v) }
 // PlanText is the Plan line for v: "Plan: 2 of 3 in current phase", or, for a phase without
 // plans, a "needs planning" wording (never "0 of 0").
 func PlanText(v Values) string { return "Plan: " + planValue(v) }
+
+// Lines are v's Phase, Plan, Status and Progress lines, without line endings, exactly as STATE.md
+// gets them.
+func (v Values) Lines() (phase, plan, status, progress string) {
+	return PhaseText(v), PlanText(v), StatusText(v), ProgressText(v)
+}
 
 // StatusText is the Status line for v.
 func StatusText(v Values) string {

@@ -4,8 +4,9 @@
 // out (from the roadmap and the disk) and hands the values in.
 //
 // It lives under roadmap because STATE.md is the report of the model roadmap keeps: roadmap
-// reads what STATE.md declares when it decides the Position, and hydrate writes that
-// position back here. It imports only roadmap/phasenum (one phase-number grammar), never roadmap
+// reads what STATE.md declares when it decides the Position, and derives the Values it should
+// say (roadmap.Project.StateValues, beside that reading), which hydrate has written here under
+// GSD's lock. It imports only roadmap/phasenum (one phase-number grammar), never roadmap
 // itself, so roadmap can import it.
 package statemd
 

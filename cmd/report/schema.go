@@ -1,4 +1,4 @@
-package mcp
+package report
 
 import (
 	"encoding"
@@ -6,70 +6,11 @@ import (
 	"reflect"
 	"strings"
 	"time"
-
-	"github.com/gsd-tools/gsd/hydrate"
 )
 
-// CLI renders domain results as the command line's --json prints them; cmd provides it. Every
-// tool but session_rehydrate (the seed's door) answers with the very object its command prints,
-// built by the same function from the same domain result, so the two cannot drift apart: field
-// names, null for what is unknown, RFC 3339 times to the second, durations as "2h". A tool's
-// outputSchema is derived from that object's Go type.
-type CLI struct {
-	Hydrate  View[Hydrated]                // gsd hydrate --json, gsd start --json
-	Progress View[Progressed]              // gsd progress --json
-	Mark     View[*hydrate.MarkResult]     // gsd mark-* --json
-	Snapshot View[*hydrate.SnapshotResult] // gsd snapshot --json
-	Resume   View[*hydrate.TakeOverResult] // gsd resume --json
-	Sessions View[Listed]                  // gsd sessions --json
-}
-
-// Hydrated is what gsd hydrate and gsd start print from.
-type Hydrated struct {
-	Env    *hydrate.Env
-	Result *hydrate.Result
-}
-
-// Progressed is what gsd progress prints from; All is --all.
-type Progressed struct {
-	Report *hydrate.ProgressReport
-	All    bool
-}
-
-// Listed is what gsd sessions prints from; States is --state (none: every session).
-type Listed struct {
-	Result *hydrate.SessionsResult
-	States []string
-}
-
-// View renders a domain result T as one JSON object.
-type View[T any] struct {
-	JSON func(T) any
-	Type reflect.Type // the type JSON returns
-}
-
-// ViewOf is the View of f, typed by what f returns.
-func ViewOf[T, Out any](f func(T) Out) View[T] {
-	return View[T]{JSON: func(v T) any { return f(v) }, Type: reflect.TypeFor[Out]()}
-}
-
-// render is v.JSON(in), or an error when the server was built without that view.
-func (v View[T]) render(in T) (any, error) {
-	if v.JSON == nil {
-		return nil, errNoView
-	}
-	return v.JSON(in), nil
-}
-
-type viewError string
-
-func (e viewError) Error() string { return string(e) }
-
-const errNoView = viewError("this gsd was built without the command line's JSON for this tool")
-
-// schemaOf is the JSON Schema of what encoding/json writes for a value of type t: every field
-// without omitempty is required, a pointer, slice or map may be null.
-func schemaOf(t reflect.Type) map[string]any {
+// Schema is the JSON Schema of what encoding/json writes for a value of type t: every field
+// without omitempty is required, a pointer, slice or map may be null: each MCP tool's outputSchema.
+func Schema(t reflect.Type) map[string]any {
 	if t == nil {
 		return map[string]any{"type": "object"}
 	}
