@@ -267,6 +267,11 @@ func (w *briefWriter) resume(b *hydrate.Brief) {
 	case r.Status == "pending":
 		p("Task %d has not been started.\n\n", r.Number)
 	}
+	if work := b.Work; work != nil {
+		for _, n := range work.FailingTests {
+			p("**Test-first, not finished.** Task %d is complete by its commit, but that commit is its failing test alone: its implementation is not committed. Make that test pass (and commit it) before going on.\n\n", n)
+		}
+	}
 	if work := b.Work; work != nil && len(work.Uncommitted) > 0 {
 		p("**Work in progress.** These files of the plan are changed and not committed: %s. The task was interrupted: continue it from them; do not start it over or discard them.\n\n", "`"+strings.Join(work.Uncommitted, "`, `")+"`")
 	}

@@ -288,6 +288,9 @@ func (a *app) printWork(w io.Writer, r *hydrate.Result) {
 		}
 		a.field(w, "Undo", undo)
 	}
+	for _, n := range r.Work.FailingTests {
+		a.field(w, "Test-first", fmt.Sprintf("task %d's failing test is committed, its implementation is not: make it pass before going on", n))
+	}
 	for i, c := range r.Work.Unmatched {
 		if i == maxWorkLines {
 			a.field(w, "Unmatched", fmt.Sprintf("and %d more", len(r.Work.Unmatched)-i))

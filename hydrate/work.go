@@ -2,7 +2,6 @@ package hydrate
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -34,17 +33,14 @@ type Work struct {
 	// SummaryNext says every task is done and the plan has no SUMMARY: writing it comes next
 	// (GSD's order: task commits, the SUMMARY, then STATE.md and ROADMAP.md).
 	SummaryNext bool `json:"summaryNext"`
+	// FailingTests are the test-first tasks whose failing test alone is committed (and no later
+	// task yet): complete by their commit, their implementation still to make pass.
+	FailingTests []int `json:"failingTests"`
 }
 
-// MarshalJSON writes every list, empty ones as [] (the --json convention: nothing left out).
-func (w Work) MarshalJSON() ([]byte, error) {
-	type plain Work
-	p := plain(w)
-	p.Tasks, p.Unmatched, p.Reconciled, p.Uncommitted = slices.Clone(nonNil(p.Tasks)), nonNil(p.Unmatched), nonNil(p.Reconciled), nonNil(p.Uncommitted)
-	for i := range p.Tasks {
-		p.Tasks[i].Commits = nonNil(p.Tasks[i].Commits)
-	}
-	return json.Marshal(p)
+// newWork is a Work whose lists are empty, not nil: [] in JSON, never null.
+func newWork(git string) *Work {
+	return &Work{Git: git, Tasks: []TaskWork{}, Unmatched: []Commit{}, Reconciled: []Reconciled{}, Uncommitted: []string{}, FailingTests: []int{}}
 }
 
 // nonNil is l, or an empty list for nil: JSON's [] rather than null.
@@ -95,7 +91,7 @@ const maxUncommitted = 20
 // plan is plan: nil when git gave nothing or the plan is unknown.
 func (e *Env) planWork(plan string, src []byte) (*Work, roadmap.Tracing) {
 	t := e.Traces()
-	w := &Work{Git: t.Available()}
+	w := newWork(t.Available())
 	if !t.Read {
 		return w, roadmap.Tracing{}
 	}
@@ -116,7 +112,10 @@ func (e *Env) planWork(plan string, src []byte) (*Work, roadmap.Tracing) {
 		if tt.Work == roadmap.WorkNone {
 			continue
 		}
-		tw := TaskWork{Task: tt.Task, Work: tt.Work, ByOrder: tt.ByOrder}
+		if tt.Work == roadmap.WorkStarted {
+			w.FailingTests = append(w.FailingTests, tt.Task)
+		}
+		tw := TaskWork{Task: tt.Task, Work: tt.Work, ByOrder: tt.ByOrder, Commits: []Commit{}}
 		for _, c := range tt.Commits {
 			tw.Commits = append(tw.Commits, commitOf(c))
 		}
@@ -136,7 +135,9 @@ func wanted(tr roadmap.Tracing, n int) (planfile.Status, *trace.Commit, bool) {
 	case roadmap.WorkDone:
 		return planfile.Complete, &tt.Commits[len(tt.Commits)-1], true
 	case roadmap.WorkStarted:
-		return planfile.InProgress, &tt.Commits[len(tt.Commits)-1], true
+		// A task whose commit exists starts complete, its failing test's too: the executor
+		// records the task done at that commit. Work.FailingTests says what is left of it.
+		return planfile.Complete, &tt.Commits[len(tt.Commits)-1], true
 	case roadmap.WorkPassed:
 		// The first commit after it says it was passed.
 		for _, later := range tr.Tasks[n:] {
@@ -168,7 +169,7 @@ func reconcile(src []byte, tr roadmap.Tracing, plan string, keep func(n int, c *
 		return src, nil, nil, err
 	}
 	out := src
-	var done []Reconciled
+	done := []Reconciled{} // [] in JSON when nothing is set
 	var evs []journal.Event
 	for n := 1; n <= len(sts); n++ {
 		st, c, ok := wanted(tr, n)
@@ -334,7 +335,7 @@ func (e *Env) interrupted(res *Result) {
 		return
 	}
 	if res.Work == nil {
-		res.Work = &Work{Git: e.Traces().Available()}
+		res.Work = newWork(e.Traces().Available())
 	}
 	w := res.Work
 	switch s.State {
@@ -351,6 +352,11 @@ func (e *Env) interrupted(res *Result) {
 			}
 		}
 		add(specs[s.ResumeTask-1].Files)
+		for _, n := range w.FailingTests {
+			if n <= len(specs) {
+				add(specs[n-1].Files) // complete by a failing test: its implementation is under way
+			}
+		}
 		for i, t := range s.Tasks {
 			if t.Status != planfile.Complete && i != s.ResumeTask-1 {
 				add(specs[i].Files)
