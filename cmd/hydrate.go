@@ -289,7 +289,7 @@ func (a *app) printWork(w io.Writer, r *hydrate.Result) {
 		a.field(w, "Undo", undo)
 	}
 	for _, n := range r.Work.FailingTests {
-		a.field(w, "Test-first", fmt.Sprintf("task %d's failing test is committed, its implementation is not: make it pass before going on", n))
+		a.field(w, "Test only", fmt.Sprintf("task %d's failing test is committed, its implementation is not: make it pass before going on", n))
 	}
 	for i, c := range r.Work.Unmatched {
 		if i == maxWorkLines {

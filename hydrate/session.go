@@ -26,7 +26,7 @@ const (
 	StateCorrupt     SessionState = "corrupt"      // the session file is not a session
 	StateNoPlan      SessionState = "no-plan"      // no session, and no plan to start one from
 	// No session, and the active plan has nothing to track: no <task> element and no Markdown
-	// task section (a TDD plan with only a <feature> block, a plan of prose).
+	// task section (a plan of prose).
 	StateNoTasks SessionState = "no-tasks"
 )
 

@@ -13,9 +13,9 @@ import (
 // nothing to write.
 var ErrUnchanged = errors.New("status unchanged")
 
-// ErrNoTasks means a plan has neither <task> elements inside <tasks> nor Markdown task sections
-// ("### Task N: ...", see section.go), such as a TDD plan with only a <feature> block or a plan
-// of prose: there is nothing a session could track.
+// ErrNoTasks means a plan has neither <task> (nor <feature>) elements nor Markdown task sections
+// ("### Task N: ...", see section.go), such as a plan of prose: there is nothing a session could
+// track.
 var ErrNoTasks = errors.New(noTasks + ": nothing to track")
 
 const noTasks = `no <task> elements and no "### Task N" sections`
@@ -177,6 +177,9 @@ func insertAt(t *Task) int {
 	}
 	if t.Section != nil {
 		return t.Section.nameEnd
+	}
+	if t.Feature {
+		return t.Tag.Start + len("<feature")
 	}
 	return t.Tag.Start + len("<task")
 }

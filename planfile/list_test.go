@@ -201,3 +201,62 @@ func TestSetStatusTaskLists(t *testing.T) {
 		}
 	}
 }
+
+// TestScanFeatures: a test-first plan's <feature> elements (GSD's TDD plan, no <task>) are its
+// tasks, test-first by kind; those in fences and comments are not, and a <task> anywhere wins.
+func TestScanFeatures(t *testing.T) {
+	src := read(t, "tdd-features.input.md")
+	p := Scan(src)
+	if len(p.Problems) != 0 || len(p.Tasks) != 2 {
+		t.Fatalf("%d tasks, problems %v", len(p.Tasks), p.Problems)
+	}
+	for i, want := range []string{"Rank candidates by score (SCOR-02)", "Decay scores older than 30 days (SCOR-03)"} {
+		tk := &p.Tasks[i]
+		if !tk.Feature || !tk.Closed || tk.Name() != want {
+			t.Errorf("task %d: feature %v closed %v name %q, want %q", i+1, tk.Feature, tk.Closed, tk.Name(), want)
+		}
+		if f, ok := tk.Child("files"); !ok || !strings.Contains(f.Text, "src/score/") {
+			t.Errorf("task %d: files %q %v", i+1, f.Text, ok)
+		}
+	}
+	for name, src := range map[string]string{
+		"a task wins":       "<feature><name>F</name></feature>\n<tasks>\n<task><name>T</name></task>\n</tasks>\n",
+		"unclosed is prose": "Our <feature> list:\n- one\n",
+		"mid-line is prose": "We added a <feature>x</feature> today.\n",
+		"sections give way": "## Tasks\n### Task 1: A\n### Task 2: B\n",
+	} {
+		p := Scan([]byte(src))
+		for _, tk := range p.Tasks {
+			if tk.Feature {
+				t.Errorf("%s: %q read as a feature", name, tk.Name())
+			}
+		}
+	}
+}
+
+// TestBootstrapFeatures: a status goes into each <feature> start tag and nothing else changes;
+// a mark rewrites one attribute, byte-exact.
+func TestBootstrapFeatures(t *testing.T) {
+	src := read(t, "tdd-features.input.md")
+	out, err := Bootstrap(src, "ann", ".planning/phases/03-scoring/03-02-PLAN.md", time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tdd-features.bootstrap.golden.md", out)
+	p := Scan(out)
+	if why := p.CorruptReasons(); why != nil {
+		t.Fatalf("bootstrapped session is corrupt: %v", why)
+	}
+	marked, err := SetStatus(out, 2, Complete)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertOneSplice(t, out, marked)
+	if got, want := len(marked)-len(out), len("complete")-len("pending"); got != want {
+		t.Errorf("mark changed %d bytes, want %d", got, want)
+	}
+	sts, err := Scan(marked).Statuses()
+	if err != nil || fmt.Sprint(sts) != "[pending complete]" {
+		t.Errorf("statuses %v %v", sts, err)
+	}
+}

@@ -53,6 +53,9 @@ type Task struct {
 	Attrs    []Attr // in source order
 	Children []Child
 	Closed   bool // a matching </task> was found
+	// Feature is set when the task is a <feature> element of a test-first plan (GSD's TDD plan:
+	// "type: tdd", one <feature> per red-green cycle, no <task>): a task whose tdd is implied.
+	Feature bool
 	// Section is set when the task is a Markdown section ("### Task 1: ...", see section.go)
 	// rather than a <task> element: Tag is then its status marker (its heading when it has
 	// none), Attrs the marker's, and its one child, "body", the text under the heading.
@@ -202,14 +205,18 @@ func Scan(src []byte) *File {
 		}
 	}
 	p.Header = parseHeader(src)
-	s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
+	s := scanner{elem: "task", src: src, p: p, budget: workPerByte*len(src) + workSlack}
 	s.scan()
 	return p
 }
 
-// scan reads the <task> elements, or, when there are none, the Markdown task sections.
+// scan reads the <task> elements; when there are none, a test-first plan's <feature> elements;
+// when there are none either, the Markdown task sections.
 func (s *scanner) scan() {
 	s.run()
+	if len(s.p.Tasks) == 0 && !s.stopped() {
+		s.features()
+	}
 	if len(s.p.Tasks) == 0 && !s.stopped() {
 		s.sections()
 	}
@@ -217,6 +224,7 @@ func (s *scanner) scan() {
 
 // scanner walks the source line by line outside tasks, and tag by tag inside them.
 type scanner struct {
+	elem   string // the element a task is: "task", or "feature" (see features)
 	src    []byte
 	p      *File
 	pos    int
@@ -370,6 +378,45 @@ func (s *scanner) run() {
 	}
 }
 
+// features finds the <feature> elements of a test-first plan, each at the start of a line (after
+// indentation), outside fenced code and comments, as run finds a <task> written without <tasks>:
+// a task when its element is closed, a line of prose otherwise.
+func (s *scanner) features() {
+	s.elem, s.pos = "feature", 0
+	defer func() { s.elem = "task" }()
+	for s.pos < len(s.src) && !s.stopped() {
+		lineStart := s.pos
+		lineEnd := lineEndAt(s.src, lineStart)
+		trimmed := bytes.TrimLeft(s.src[lineStart:lineEnd], " \t")
+		at := lineStart + (lineEnd - lineStart - len(trimmed))
+		switch {
+		case len(trimmed) > 0 && (trimmed[0] == '`' || trimmed[0] == '~'):
+			if end, ok := s.fence(at); ok {
+				s.pos = end
+				continue
+			}
+		case bytes.HasPrefix(trimmed, []byte("<!--")):
+			end := bytes.Index(s.src[at+4:], []byte("-->"))
+			if end < 0 {
+				return
+			}
+			s.pos = at + 4 + end + 3
+			continue
+		case hasTag(trimmed, "feature"):
+			tasks, problems := len(s.p.Tasks), len(s.p.Problems)
+			s.task(at)
+			if s.stopped() || len(s.p.Tasks) > tasks && s.p.Tasks[tasks].Closed {
+				continue
+			}
+			s.p.Tasks, s.p.Problems = s.p.Tasks[:tasks], s.p.Problems[:problems]
+		}
+		s.pos = nextLine(s.src, lineEnd)
+	}
+	if len(s.p.Tasks) == 0 {
+		s.pos = 0
+	}
+}
+
 // tasksBlock scans the inside of a <tasks> block from s.pos until </tasks>.
 func (s *scanner) tasksBlock(start int) {
 	for {
@@ -394,14 +441,14 @@ func (s *scanner) tasksBlock(start int) {
 
 // task scans one <task> element whose '<' is at off.
 func (s *scanner) task(off int) {
-	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off)}
+	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off), Feature: s.elem == "feature"}
 	if t.Number > MaxTasks {
 		s.p.Err = &LineError{Line: t.Line, Err: fmt.Errorf("%w: more than %d tasks", ErrTooComplex, MaxTasks)}
 		s.problem(off, "task %d: more than %d tasks; the scan stops here", t.Number, MaxTasks)
 		s.pos = len(s.src)
 		return
 	}
-	end, attrs, selfClosing, ok := parseStartTag(s.src, off, len("<task"))
+	end, attrs, selfClosing, ok := parseStartTag(s.src, off, 1+len(s.elem))
 	if !ok {
 		s.problem(off, "task %d: start tag is never closed with '>'", t.Number)
 		s.pos = len(s.src)
@@ -418,26 +465,26 @@ func (s *scanner) task(off int) {
 		return
 	}
 	for {
-		at, kind := s.nextMarkup(s.pos, "", "task")
+		at, kind := s.nextMarkup(s.pos, "", s.elem)
 		switch kind {
 		case markEOF:
-			s.problem(off, "task %d: <task> is never closed", t.Number)
+			s.problem(off, "task %d: <%s> is never closed", t.Number, s.elem)
 			t.Span = Span{off, len(s.src)}
 			s.pos = len(s.src)
 			s.p.Tasks = append(s.p.Tasks, t)
 			return
 		case markClose:
 			t.Closed = true
-			s.pos = at + len("</task>")
+			s.pos = at + len("</>") + len(s.elem)
 			t.Span = Span{off, s.pos}
 			s.p.Tasks = append(s.p.Tasks, t)
 			return
 		case markOpen, markOther:
 			name := tagName(s.src[at+1:])
 			switch name {
-			case "task", "/tasks":
+			case s.elem, "/tasks":
 				// A new task, or the end of the block, before </task>: this one ends here.
-				s.problem(off, "task %d: <task> is not closed before line %d", t.Number, s.p.Line(at))
+				s.problem(off, "task %d: <%s> is not closed before line %d", t.Number, s.elem, s.p.Line(at))
 				t.Span = Span{off, at}
 				s.p.Tasks = append(s.p.Tasks, t)
 				s.pos = at // tasksBlock picks up from the tag that cut this task short
@@ -494,7 +541,7 @@ func (s *scanner) findClose(off int, name string) (int, bool) {
 			if n == name && closesAt(rest, 2+len(n)) {
 				return at, true
 			}
-			if n == "task" || n == "tasks" {
+			if n == s.elem || n == "tasks" {
 				return 0, false
 			}
 		}

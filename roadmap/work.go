@@ -95,7 +95,7 @@ func TaskSpecs(p *planfile.File) []TaskSpec {
 			specs[i].Files = filesOf(c.Text)
 		}
 		tdd, _ := t.AttrValue("tdd")
-		specs[i].TDD = strings.EqualFold(tdd, "true") || strings.EqualFold(t.Type(), "tdd")
+		specs[i].TDD = strings.EqualFold(tdd, "true") || strings.EqualFold(t.Type(), "tdd") || t.Feature
 		specs[i].Checkpoint = strings.HasPrefix(t.Type(), "checkpoint")
 	}
 	return specs
