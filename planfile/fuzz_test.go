@@ -33,6 +33,7 @@ func addSeeds(f *testing.F) {
 	// Task lists (list.go): numbered and checkbox items, nested lists, fences, comments and
 	// markers in and around them, tabs, CRLF, an item that ends the file.
 	f.Add([]byte("## Tasks\n1. A\n   - [ ] sub\n   1. nested\n\t2) tab\n```\n3. fenced\n```\n10. B\n    <!-- gsd:task status=\"complete\" -->\n## Verification\n1. not a task"))
+	f.Add([]byte("<feature status=\"pending\">\n<name>A</name><files>a.go</files>\n</feature>\n  <feature><behavior>x < y</behavior>\n<feature>\n<name>B</name></feature>\n```\n<feature></feature>\n```\n"))
 	f.Add([]byte("## 3. Tasks:\r\n- [x] A\r\n  <!-- gsd:task status=in-progress -->\r\n* [X] B\r\n- plain\r\n+ [ ] C\r\n1. [ ] other list\r\n<!--\r\n- [ ] D\r\n-->\r\n- [ ]"))
 	f.Add([]byte("### Steps\n 1.\tA\n<!-- gsd:task -->\n  2.     B\n\n<!-- gsd:task status=\"x -->\n3. [?] C\n<task>\n4. D"))
 }

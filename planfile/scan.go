@@ -340,7 +340,7 @@ func (s *scanner) problem(off int, format string, args ...any) {
 }
 
 // run finds <tasks> blocks: a "<tasks>" at the start of a line (after indentation), outside
-// fenced code and comments.
+// fenced code and comments; and tasks (s.elem elements) written outside such a block.
 func (s *scanner) run() {
 	for s.pos < len(s.src) && !s.stopped() {
 		lineStart := s.pos
@@ -360,11 +360,11 @@ func (s *scanner) run() {
 			}
 			s.pos = at + 4 + end + 3
 			continue
-		case hasTag(trimmed, "tasks"):
+		case s.elem == "task" && hasTag(trimmed, "tasks"):
 			s.pos = at + tagLen(trimmed)
 			s.tasksBlock(at)
 			continue
-		case hasTag(trimmed, "task"):
+		case hasTag(trimmed, s.elem):
 			// A task written without the <tasks> block around it ("## Tasks" then <task>
 			// elements): a task when its element is closed; a line of prose otherwise.
 			tasks, problems := len(s.p.Tasks), len(s.p.Problems)
@@ -378,43 +378,13 @@ func (s *scanner) run() {
 	}
 }
 
-// features finds the <feature> elements of a test-first plan, each at the start of a line (after
-// indentation), outside fenced code and comments, as run finds a <task> written without <tasks>:
-// a task when its element is closed, a line of prose otherwise.
+// features finds the <feature> elements of a test-first plan, as run finds a <task> written
+// without <tasks>: at the start of a line, outside fenced code and comments, and a task only
+// when its element is closed.
 func (s *scanner) features() {
 	s.elem, s.pos = "feature", 0
-	defer func() { s.elem = "task" }()
-	for s.pos < len(s.src) && !s.stopped() {
-		lineStart := s.pos
-		lineEnd := lineEndAt(s.src, lineStart)
-		trimmed := bytes.TrimLeft(s.src[lineStart:lineEnd], " \t")
-		at := lineStart + (lineEnd - lineStart - len(trimmed))
-		switch {
-		case len(trimmed) > 0 && (trimmed[0] == '`' || trimmed[0] == '~'):
-			if end, ok := s.fence(at); ok {
-				s.pos = end
-				continue
-			}
-		case bytes.HasPrefix(trimmed, []byte("<!--")):
-			end := bytes.Index(s.src[at+4:], []byte("-->"))
-			if end < 0 {
-				return
-			}
-			s.pos = at + 4 + end + 3
-			continue
-		case hasTag(trimmed, "feature"):
-			tasks, problems := len(s.p.Tasks), len(s.p.Problems)
-			s.task(at)
-			if s.stopped() || len(s.p.Tasks) > tasks && s.p.Tasks[tasks].Closed {
-				continue
-			}
-			s.p.Tasks, s.p.Problems = s.p.Tasks[:tasks], s.p.Problems[:problems]
-		}
-		s.pos = nextLine(s.src, lineEnd)
-	}
-	if len(s.p.Tasks) == 0 {
-		s.pos = 0
-	}
+	s.run()
+	s.elem = "task"
 }
 
 // tasksBlock scans the inside of a <tasks> block from s.pos until </tasks>.
