@@ -205,7 +205,7 @@ func Scan(src []byte) *File {
 		}
 	}
 	p.Header = parseHeader(src)
-	s := scanner{elem: "task", src: src, p: p, budget: workPerByte*len(src) + workSlack}
+	s := scanner{src: src, p: p, budget: workPerByte*len(src) + workSlack}
 	s.scan()
 	return p
 }
@@ -224,13 +224,13 @@ func (s *scanner) scan() {
 
 // scanner walks the source line by line outside tasks, and tag by tag inside them.
 type scanner struct {
-	elem   string // the element a task is: "task", or "feature" (see features)
-	src    []byte
-	p      *File
-	pos    int
-	work   int // bytes examined so far, look-aheads included
-	budget int // the most work allowed
-	fences fences
+	feature bool // tasks are <feature> elements (see features), not <task>
+	src     []byte
+	p       *File
+	pos     int
+	work    int // bytes examined so far, look-aheads included
+	budget  int // the most work allowed
+	fences  fences
 }
 
 // spend charges n bytes of work; once the budget is gone it records why, and every look-ahead
@@ -340,7 +340,7 @@ func (s *scanner) problem(off int, format string, args ...any) {
 }
 
 // run finds <tasks> blocks: a "<tasks>" at the start of a line (after indentation), outside
-// fenced code and comments; and tasks (s.elem elements) written outside such a block.
+// fenced code and comments; and tasks (<task>, or <feature> for features) written outside one.
 func (s *scanner) run() {
 	for s.pos < len(s.src) && !s.stopped() {
 		lineStart := s.pos
@@ -360,11 +360,11 @@ func (s *scanner) run() {
 			}
 			s.pos = at + 4 + end + 3
 			continue
-		case s.elem == "task" && hasTag(trimmed, "tasks"):
+		case !s.feature && hasTag(trimmed, "tasks"):
 			s.pos = at + tagLen(trimmed)
 			s.tasksBlock(at)
 			continue
-		case hasTag(trimmed, s.elem):
+		case hasTag(trimmed, s.elem()):
 			// A task written without the <tasks> block around it ("## Tasks" then <task>
 			// elements): a task when its element is closed; a line of prose otherwise.
 			tasks, problems := len(s.p.Tasks), len(s.p.Problems)
@@ -382,9 +382,17 @@ func (s *scanner) run() {
 // without <tasks>: at the start of a line, outside fenced code and comments, and a task only
 // when its element is closed.
 func (s *scanner) features() {
-	s.elem, s.pos = "feature", 0
+	s.feature, s.pos = true, 0
 	s.run()
-	s.elem = "task"
+	s.feature = false
+}
+
+// elem is the element a task is.
+func (s *scanner) elem() string {
+	if s.feature {
+		return "feature"
+	}
+	return "task"
 }
 
 // tasksBlock scans the inside of a <tasks> block from s.pos until </tasks>.
@@ -411,14 +419,14 @@ func (s *scanner) tasksBlock(start int) {
 
 // task scans one <task> element whose '<' is at off.
 func (s *scanner) task(off int) {
-	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off), Feature: s.elem == "feature"}
+	t := Task{Number: len(s.p.Tasks) + 1, Line: s.p.Line(off), Feature: s.feature}
 	if t.Number > MaxTasks {
 		s.p.Err = &LineError{Line: t.Line, Err: fmt.Errorf("%w: more than %d tasks", ErrTooComplex, MaxTasks)}
 		s.problem(off, "task %d: more than %d tasks; the scan stops here", t.Number, MaxTasks)
 		s.pos = len(s.src)
 		return
 	}
-	end, attrs, selfClosing, ok := parseStartTag(s.src, off, 1+len(s.elem))
+	end, attrs, selfClosing, ok := parseStartTag(s.src, off, 1+len(s.elem()))
 	if !ok {
 		s.problem(off, "task %d: start tag is never closed with '>'", t.Number)
 		s.pos = len(s.src)
@@ -435,26 +443,26 @@ func (s *scanner) task(off int) {
 		return
 	}
 	for {
-		at, kind := s.nextMarkup(s.pos, "", s.elem)
+		at, kind := s.nextMarkup(s.pos, "", s.elem())
 		switch kind {
 		case markEOF:
-			s.problem(off, "task %d: <%s> is never closed", t.Number, s.elem)
+			s.problem(off, "task %d: <%s> is never closed", t.Number, s.elem())
 			t.Span = Span{off, len(s.src)}
 			s.pos = len(s.src)
 			s.p.Tasks = append(s.p.Tasks, t)
 			return
 		case markClose:
 			t.Closed = true
-			s.pos = at + len("</>") + len(s.elem)
+			s.pos = at + len("</>") + len(s.elem())
 			t.Span = Span{off, s.pos}
 			s.p.Tasks = append(s.p.Tasks, t)
 			return
 		case markOpen, markOther:
 			name := tagName(s.src[at+1:])
 			switch name {
-			case s.elem, "/tasks":
+			case s.elem(), "/tasks":
 				// A new task, or the end of the block, before </task>: this one ends here.
-				s.problem(off, "task %d: <%s> is not closed before line %d", t.Number, s.elem, s.p.Line(at))
+				s.problem(off, "task %d: <%s> is not closed before line %d", t.Number, s.elem(), s.p.Line(at))
 				t.Span = Span{off, at}
 				s.p.Tasks = append(s.p.Tasks, t)
 				s.pos = at // tasksBlock picks up from the tag that cut this task short
@@ -511,7 +519,7 @@ func (s *scanner) findClose(off int, name string) (int, bool) {
 			if n == name && closesAt(rest, 2+len(n)) {
 				return at, true
 			}
-			if n == s.elem || n == "tasks" {
+			if n == s.elem() || n == "tasks" {
 				return 0, false
 			}
 		}
