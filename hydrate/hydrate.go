@@ -107,12 +107,9 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 			cur, err := cleanRel(s.Plan)
 			res.PlanIgnored = err != nil || cur != opts.Plan
 		}
-		if err := e.observe(res, opts.Bootstrap); err != nil {
+		if err := e.reportValid(res, opts.Bootstrap); err != nil {
 			return nil, err
 		}
-		e.next(res)
-		e.interrupted(res)
-		e.noteTakeovers(res)
 		return res, nil
 	}
 	if !opts.Bootstrap {
@@ -129,7 +126,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		if plan != "" && !res.WouldCarry {
 			// What the fresh session would start with: the statuses its commits show.
 			w, tr := e.planWork(plan, data)
-			if _, recs, _, err := reconcile(data, tr, plan, always); err == nil {
+			if _, recs, _, err := applyCommits(data, tr, plan, always); err == nil {
 				w.Reconciled = recs
 			}
 			res.Work = w
@@ -149,13 +146,7 @@ func (e *Env) hydrate(opts Options) (*Result, error) {
 		switch s.State {
 		case StateNoSession, StateStale, StateCorrupt:
 		default:
-			if err := e.observe(res, true); err != nil {
-				return err
-			}
-			e.next(res)
-			e.interrupted(res)
-			e.noteTakeovers(res)
-			return nil
+			return e.reportValid(res, true)
 		}
 		plan, data, err := e.bootstrapPlan(res, opts.Plan)
 		if err != nil {
@@ -254,7 +245,7 @@ func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	w, tr := e.planWork(plan, data)
 	var then *statusChanges
 	if !planfile.ReadHeader(data).Forced {
-		final, recs, evs, err := reconcile(data, tr, plan, always)
+		final, recs, evs, err := applyCommits(data, tr, plan, always)
 		if err == nil && len(recs) > 0 {
 			then = &statusChanges{final: final, events: evs}
 			w.Reconciled, w.Applied = recs, true
@@ -274,6 +265,19 @@ func (e *Env) startInto(res *Result, plan string, data []byte) error {
 	}
 	fresh.StaleReasons, fresh.CorruptReasons = old.StaleReasons, old.CorruptReasons
 	res.Session, res.Actions, res.Work = fresh, actions, w
+	return nil
+}
+
+// reportValid reports the valid session in res as it stands: what its plan's commits show (set
+// from them when write, see observe), the next plan when every task is complete, the files of
+// interrupted work, and who else took its plan over.
+func (e *Env) reportValid(res *Result, write bool) error {
+	if err := e.observe(res, write); err != nil {
+		return err
+	}
+	e.next(res)
+	e.interrupted(res)
+	e.noteTakeovers(res)
 	return nil
 }
 

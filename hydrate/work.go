@@ -127,39 +127,29 @@ func (e *Env) planWork(plan string, src []byte) (*Work, roadmap.Tracing) {
 	return w, tr
 }
 
-// wanted is the status the commits show task tt should have, and the commit that says so: ok is
-// false when they show nothing.
-func wanted(tr roadmap.Tracing, n int) (planfile.Status, *trace.Commit, bool) {
+// committed is the commit that shows task n complete, when the commits show it: its own last
+// commit (a test-first task's failing test counts: the executor records the task done at that
+// commit, and Work.FailingTests says what is left of it), or, for a task passed, the first
+// commit of a later task.
+func committed(tr roadmap.Tracing, n int) (*trace.Commit, bool) {
 	tt := tr.Tasks[n-1]
 	switch tt.Work {
-	case roadmap.WorkDone:
-		return planfile.Complete, &tt.Commits[len(tt.Commits)-1], true
-	case roadmap.WorkStarted:
-		// A task whose commit exists starts complete, its failing test's too: the executor
-		// records the task done at that commit. Work.FailingTests says what is left of it.
-		return planfile.Complete, &tt.Commits[len(tt.Commits)-1], true
+	case roadmap.WorkDone, roadmap.WorkStarted:
+		return &tt.Commits[len(tt.Commits)-1], true
 	case roadmap.WorkPassed:
-		// The first commit after it says it was passed.
 		for _, later := range tr.Tasks[n:] {
 			if len(later.Commits) > 0 {
-				return planfile.Complete, &later.Commits[0], true
+				return &later.Commits[0], true
 			}
 		}
 	}
-	return "", nil, false
+	return nil, false
 }
 
-// moves says whether the commits move a task from status from to to: forward only (pending to
-// in-progress or complete, in-progress to complete), never back.
-func moves(from, to planfile.Status) bool {
-	rank := map[planfile.Status]int{planfile.Pending: 0, planfile.InProgress: 1, planfile.Complete: 2}
-	return rank[to] > rank[from]
-}
-
-// reconcile sets in session bytes src the statuses the commits show (tr), for the tasks keep
-// accepts; it returns the new bytes, what it set, and the mark events that record each change
-// after src (their hashes chained from src's).
-func reconcile(src []byte, tr roadmap.Tracing, plan string, keep func(n int, c *trace.Commit) bool) ([]byte, []Reconciled, []journal.Event, error) {
+// applyCommits sets complete, in session bytes src, the tasks the commits show complete (tr) and
+// keep accepts; never a status back. It returns the new bytes, what it set, and the mark events
+// that record each change after src (their hashes chained from src's).
+func applyCommits(src []byte, tr roadmap.Tracing, plan string, keep func(n int, c *trace.Commit) bool) ([]byte, []Reconciled, []journal.Event, error) {
 	f := planfile.Scan(src)
 	if f.Err != nil {
 		return src, nil, nil, f.Err
@@ -172,11 +162,11 @@ func reconcile(src []byte, tr roadmap.Tracing, plan string, keep func(n int, c *
 	done := []Reconciled{} // [] in JSON when nothing is set
 	var evs []journal.Event
 	for n := 1; n <= len(sts); n++ {
-		st, c, ok := wanted(tr, n)
-		if !ok || !moves(sts[n-1], st) || !keep(n, c) {
+		c, ok := committed(tr, n)
+		if !ok || sts[n-1] == planfile.Complete || !keep(n, c) {
 			continue
 		}
-		next, err := planfile.SetStatus(out, n, st)
+		next, err := planfile.SetStatus(out, n, planfile.Complete)
 		if errors.Is(err, planfile.ErrUnchanged) {
 			continue
 		}
@@ -184,8 +174,8 @@ func reconcile(src []byte, tr roadmap.Tracing, plan string, keep func(n int, c *
 			return src, nil, nil, err
 		}
 		out = next
-		r := Reconciled{Task: n, Name: f.Tasks[n-1].Name(), From: sts[n-1], To: st}
-		ev := journal.Event{Type: journal.Mark, Task: n, Name: r.Name, Old: string(sts[n-1]), New: string(st), Plan: plan, SHA256: journal.Hash(out, true)}
+		r := Reconciled{Task: n, Name: f.Tasks[n-1].Name(), From: sts[n-1], To: planfile.Complete}
+		ev := journal.Event{Type: journal.Mark, Task: n, Name: r.Name, Old: string(r.From), New: string(r.To), Plan: plan, SHA256: journal.Hash(out, true)}
 		if tr.Tasks[n-1].Work == roadmap.WorkPassed {
 			ev.Note = "passed: " + c.Short() + " " + c.Subject + " is a later task's"
 		} else {
@@ -211,7 +201,7 @@ func (e *Env) lastChanges(src []byte) (base time.Time, marks map[int]time.Time) 
 		if fi, err := os.Stat(e.abs(e.SessionPath())); err == nil {
 			return fi.ModTime(), map[int]time.Time{}
 		}
-		return time.Now(), map[int]time.Time{} // never older than a commit: nothing applied
+		return e.now(), map[int]time.Time{} // never older than a commit: nothing applied
 	}
 	if e.hist.NoJournal {
 		return fallback()
@@ -245,7 +235,7 @@ func (r Reconciled) String() string {
 	return fmt.Sprintf("task %d %s: %s %s", r.Task, r.To, r.Commit.Hash, r.Commit.Subject)
 }
 
-// always is reconcile's filter at a bootstrap: every status the commits show is taken.
+// always is applyCommits' filter at a bootstrap: every status the commits show is taken.
 func always(int, *trace.Commit) bool { return true }
 
 // observe compares the valid session in res with what the plan's commits show. A task the
@@ -267,7 +257,7 @@ func (e *Env) observe(res *Result, write bool) error {
 	}
 	started, _ := time.Parse(planfile.TimeLayout, s.Started)
 	newer := func(n int, c *trace.Commit) bool { return c.Time.After(started) }
-	if _, recs, _, err := reconcile(s.src, tr, plan, newer); err != nil || len(recs) == 0 {
+	if _, recs, _, err := applyCommits(s.src, tr, plan, newer); err != nil || len(recs) == 0 {
 		return nil // nothing new since the session started
 	}
 	since := func(src []byte) func(int, *trace.Commit) bool {
@@ -281,7 +271,7 @@ func (e *Env) observe(res *Result, write bool) error {
 		}
 	}
 	if !write {
-		_, w.Reconciled, _, _ = reconcile(s.src, tr, plan, since(s.src))
+		_, w.Reconciled, _, _ = applyCommits(s.src, tr, plan, since(s.src))
 		return nil
 	}
 	return e.withLock(func() error {
@@ -289,7 +279,7 @@ func (e *Env) observe(res *Result, write bool) error {
 		if err != nil || !cur.Valid() || !bytes.Equal(cur.src, s.src) {
 			return err // changed meanwhile: this run reports it as it is now
 		}
-		final, recs, evs, err := reconcile(cur.src, tr, plan, since(cur.src))
+		final, recs, evs, err := applyCommits(cur.src, tr, plan, since(cur.src))
 		if err != nil || len(recs) == 0 {
 			return nil
 		}
