@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/gsd-tools/gsd/roadmap/trace"
 )
@@ -50,14 +49,7 @@ func (p *Position) followCommits(idx *dirIndex, commits []trace.Commit) error {
 		if err != nil {
 			return err
 		}
-		var pl *Plan
-		for j := range ph.Plans {
-			// A phase alone names its first plan without a SUMMARY, as PlanCommits counts it.
-			if s.Names(ph.Plans[j]) || s.PhaseOnly && !ph.Plans[j].Done() && !ph.Plans[j].Fix() {
-				pl = &ph.Plans[j]
-				break
-			}
-		}
+		pl := s.PlanIn(ph.Plans)
 		if pl == nil || pl.Done() {
 			return nil // its plan is done (or not on disk): the files' reading stands
 		}
@@ -130,24 +122,41 @@ func (p *Position) committedPhase(idx *dirIndex, n PhaseNum) (int, error) {
 // takeCommitted makes plan pl of phases[k] (ph) the active plan, as the newest commit of work
 // says (says); the reading the files gave becomes the alternative.
 func (p *Position) takeCommitted(idx *dirIndex, k int, ph Phase, pl Plan, says string) error {
-	alt := Alternative{Why: "what the files say (" + string(p.Rule) + "), though the newest commit of work is another plan's"}
 	samePhase := p.Phase != nil && p.Phase.Num.Equal(ph.Num)
+	if err := p.overrule(idx, k, ph, &pl, RuleCommits, "the newest commit of work is another plan's"); err != nil {
+		return err
+	}
+	p.evidence("plan", pl.Path, 0, says)
+	if !samePhase {
+		p.doubt() // another phase than the files say: the commits lead, a person would check
+	}
+	return nil
+}
+
+// overrule makes phase p.Phases[k] (ph) and its plan pl the position, by rule, a reading newer
+// than the files' (why says what it found); pl nil takes the phase's first open plan. What the
+// files said becomes the first alternative.
+func (p *Position) overrule(idx *dirIndex, k int, ph Phase, pl *Plan, rule Rule, why string) error {
+	alt := Alternative{Why: "what the files say (" + string(p.Rule) + "), though " + why}
 	if p.Phase != nil {
 		alt.Phase = p.Phase.Num.String()
 	}
 	if p.Active != nil {
 		alt.Plan, alt.PlanID = p.Active.Path, p.Active.ID
 	}
-	if p.Phases[k].Name != "" {
-		ph.Name = p.Phases[k].Name
+	if pl == nil {
+		p.NeedsPlanning = false
+		if err := p.take(idx, k, rule); err != nil {
+			return err
+		}
+	} else {
+		if p.Phases[k].Name != "" {
+			ph.Name = p.Phases[k].Name
+		}
+		p.Phase, p.Active, p.NeedsPlanning, p.Rule = &ph, pl, false, rule
 	}
-	p.Phase, p.Active, p.NeedsPlanning, p.Rule = &ph, &pl, false, RuleCommits
-	p.evidence("plan", pl.Path, 0, says)
 	if alt.Plan != "" || alt.Phase != "" {
 		p.Alternatives = append([]Alternative{alt}, p.Alternatives...)
-	}
-	if !samePhase {
-		p.doubt() // another phase than the files say: the commits lead, a person would check
 	}
 	return nil
 }
@@ -157,13 +166,11 @@ func (p *Position) takeCommitted(idx *dirIndex, k int, ph Phase, pl Plan, says s
 func overtaken(newer []trace.Commit, planningDir string) string {
 	state := path.Join(planningDir, "STATE.md")
 	for _, c := range newer {
-		for _, f := range c.Files {
-			switch {
-			case f.Path == state:
-				return "STATE.md was committed (" + c.Short() + ")"
-			case f.Status == 'A' && strings.HasSuffix(f.Path, "SUMMARY.md") && strings.HasPrefix(f.Path, planningDir+"/"):
-				return path.Base(f.Path) + " was added (" + c.Short() + ")"
-			}
+		if c.Touched(state) {
+			return "STATE.md was committed (" + c.Short() + ")"
+		}
+		if added := summaryAdded(c, planningDir); added != "" {
+			return added + " was added (" + c.Short() + ")"
 		}
 	}
 	return ""
@@ -224,10 +231,8 @@ func openPlanIn(fsys fs.FS, planningDir string, s Scope) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		for _, pl := range plans {
-			if !pl.Done() && (s.PhaseOnly && !pl.Fix() || s.Names(pl)) {
-				return true, nil
-			}
+		if pl := s.PlanIn(plans); pl != nil && !pl.Done() {
+			return true, nil
 		}
 	}
 	return false, nil

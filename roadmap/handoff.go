@@ -174,28 +174,10 @@ func (p *Position) followHandoff(idx *dirIndex, h *Handoff) error {
 		p.evidence("phase", h.File, 0, says)
 		return nil
 	}
-	alt := Alternative{Why: "what the files say (" + string(p.Rule) + "), though " + path.Base(h.File) + " is newer and says otherwise"}
-	if p.Phase != nil {
-		alt.Phase = p.Phase.Num.String()
-	}
-	if p.Active != nil {
-		alt.Plan, alt.PlanID = p.Active.Path, p.Active.ID
-	}
-	if pl == nil {
-		if err := p.take(idx, k, RuleHandoff); err != nil {
-			return err
-		}
-		p.Rule = RuleHandoff
-	} else {
-		if p.Phases[k].Name != "" {
-			ph.Name = p.Phases[k].Name
-		}
-		p.Phase, p.Active, p.NeedsPlanning, p.Rule = &ph, pl, false, RuleHandoff
+	if err := p.overrule(idx, k, ph, pl, RuleHandoff, path.Base(h.File)+" is newer and says otherwise"); err != nil {
+		return err
 	}
 	p.evidence("phase", h.File, 0, says)
-	if alt.Phase != "" || alt.Plan != "" {
-		p.Alternatives = append([]Alternative{alt}, p.Alternatives...)
-	}
 	p.doubt()
 	return nil
 }

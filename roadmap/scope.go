@@ -127,6 +127,19 @@ func (s Scope) Names(pl Plan) bool {
 	return !s.PhaseOnly && !s.Phase.IsZero() && s.plan == pl.key
 }
 
+// PlanIn is the plan among plans (the plans of the phase s names, in plan order) that s names:
+// the plan itself; for a phase alone, the phase's first plan without a SUMMARY (not a FIX plan),
+// since GSD executes a phase's plans in order. nil when it names none of them.
+func (s Scope) PlanIn(plans []Plan) *Plan {
+	for i := range plans {
+		pl := &plans[i]
+		if s.Names(*pl) || s.PhaseOnly && !pl.Done() && !pl.Fix() {
+			return pl
+		}
+	}
+	return nil
+}
+
 // WorkCommit reports whether c is work done for a plan rather than planning: it changed a file
 // outside .planning/ (a plan's or SUMMARY's own commit changes only files under it).
 func WorkCommit(c trace.Commit) bool { return !c.Merge && !c.PlanningOnly() }

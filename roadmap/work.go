@@ -11,19 +11,22 @@ import (
 )
 
 // PlanCommits are the commits made for plan pl, oldest first, among log (newest first, as
-// trace.ParseLog gives them): those whose scope names pl, and, when pl is the first plan of its
-// phase (phasePlans, in plan order) without a SUMMARY, those that name its phase alone; never a
-// merge. The search stops at
-// the commit that added pl's file: what came before is not its work. A commit taken back later
-// is left out: by git's `Revert "<subject>"`, or by a revert commit of the plan's
-// ("revert(06-02): ...") that changed every file it changed. Commits of planning files only (the plan's, its
-// SUMMARY's, STATE.md's) are among them: MatchTasks counts those that change a task's files.
+// trace.ParseLog gives them): those whose scope names pl, or names its phase alone while pl is
+// the plan such a scope names (Scope.PlanIn over phasePlans, the phase's plans in order); never a
+// merge. The search stops at the commit that added pl's file: what came before is not its work.
+// A commit taken back later is left out: by git's `Revert "<subject>"`, or by a revert commit of
+// the plan's ("revert(06-02): ...") that changed every file it changed. Commits of planning files
+// only (the plan's, its SUMMARY's, STATE.md's) are among them: MatchTasks counts those that
+// change a task's files.
 func PlanCommits(log []trace.Commit, pl Plan, phasePlans []Plan) []trace.Commit {
-	// A commit that names the phase alone is the work of the phase's first open plan: GSD
-	// executes a phase's plans in order.
-	first := slices.IndexFunc(phasePlans, func(q Plan) bool { return !q.Done() && !q.Fix() })
-	firstOpen := first >= 0 && phasePlans[first].Path == pl.Path
 	num, numbered := PhaseOf(pl.Path)
+	ours := func(s Scope) bool {
+		if !s.PhaseOnly || !numbered || !s.Phase.Equal(num) {
+			return s.Names(pl)
+		}
+		named := s.PlanIn(phasePlans)
+		return named != nil && named.Path == pl.Path
+	}
 	var out []trace.Commit
 	reverted := map[string]bool{} // subjects git's Revert "…" commits took back
 	var undone [][]trace.Change   // what the plan's own revert commits changed
@@ -39,7 +42,7 @@ func PlanCommits(log []trace.Commit, pl Plan, phasePlans []Plan) []trace.Commit 
 			continue
 		}
 		s, ok := ParseScope(c.Subject)
-		if !ok || !(s.Names(pl) || s.PhaseOnly && firstOpen && numbered && s.Phase.Equal(num)) {
+		if !ok || !ours(s) {
 			continue
 		}
 		if s.Type == "revert" {
@@ -78,8 +81,8 @@ func revertOf(subject string) (string, bool) {
 type TaskSpec struct {
 	Name  string
 	Files []string // the paths its <files> lists
-	// TDD marks a test-first task (tdd="true", type="tdd"): its failing test's commit alone
-	// leaves it in progress (see red).
+	// TDD marks a test-first task (tdd="true", type="tdd", a TDD plan's <feature>): a commit of
+	// its failing test alone is WorkStarted (see red).
 	TDD bool
 	// Checkpoint marks a checkpoint:* task: a human's gate, which commits pass rather than do.
 	Checkpoint bool
@@ -96,7 +99,7 @@ func TaskSpecs(p *planfile.File) []TaskSpec {
 		}
 		tdd, _ := t.AttrValue("tdd")
 		specs[i].TDD = strings.EqualFold(tdd, "true") || strings.EqualFold(t.Type(), "tdd") || t.Feature
-		specs[i].Checkpoint = strings.HasPrefix(t.Type(), "checkpoint")
+		specs[i].Checkpoint = t.IsCheckpoint()
 	}
 	return specs
 }
@@ -340,11 +343,12 @@ func similarity(cw, tw map[string]bool, c trace.Commit, files []string) float64 
 	}
 	changed, listed := 0, 0
 	for _, f := range c.Files {
-		if strings.HasPrefix(f.Path, ".planning/") && !slices.ContainsFunc(files, func(g string) bool { return fileMatches(f.Path, g) }) {
+		in := slices.ContainsFunc(files, func(g string) bool { return fileMatches(f.Path, g) })
+		if !in && strings.HasPrefix(f.Path, ".planning/") {
 			continue // bookkeeping that came with the work (STATE.md), unless the task lists it
 		}
 		changed++
-		if slices.ContainsFunc(files, func(g string) bool { return fileMatches(f.Path, g) }) {
+		if in {
 			listed++
 		}
 	}
