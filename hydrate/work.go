@@ -3,7 +3,6 @@ package hydrate
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"time"
@@ -225,14 +224,6 @@ func (e *Env) lastChanges(src []byte) (base time.Time, marks map[int]time.Time) 
 		return fallback()
 	}
 	return base, marks
-}
-
-// reconcileNote is how hydrate says what the commits did to a task.
-func (r Reconciled) String() string {
-	if r.Commit == nil {
-		return fmt.Sprintf("task %d %s: passed (a later task is committed)", r.Task, r.To)
-	}
-	return fmt.Sprintf("task %d %s: %s %s", r.Task, r.To, r.Commit.Hash, r.Commit.Subject)
 }
 
 // always is applyCommits' filter at a bootstrap: every status the commits show is taken.
