@@ -171,18 +171,6 @@ type Tracing struct {
 	Unmatched []trace.Commit
 }
 
-// Done is how many tasks from the first the commits show finished (done or passed), in a row.
-func (t Tracing) Done() int {
-	n := 0
-	for _, tt := range t.Tasks {
-		if tt.Work != WorkDone && tt.Work != WorkPassed {
-			break
-		}
-		n++
-	}
-	return n
-}
-
 // MatchTasks maps a plan's commits (oldest first, PlanCommits') to its tasks. GSD executes a
 // plan's tasks in order and commits each when it is done, so the commits walk the tasks
 // forward: each commit is the next task's, unless what it says and changes is clearly more of
