@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
@@ -320,6 +321,34 @@ func TestLoadShippedMilestone(t *testing.T) {
 	// Progress is the current milestone's, as GSD counts it; AllProgress every phase's.
 	if p.Progress != (Progress{PhasesTotal: 2, PlansTotal: 1, PhasesUnplanned: 1}) || p.AllProgress.PhasesComplete != 2 || p.AllProgress.PhasesTotal != 4 {
 		t.Errorf("progress = %+v, all = %+v", p.Progress, p.AllProgress)
+	}
+}
+
+// TestLoadClosedByState: a phase STATE.md calls complete that has no plan is closed for the
+// project as for the position (dirIndex.closedByState): once every other phase is finished the
+// milestone is, at 100%, and no phase of it is open, though that phase's row keeps what the
+// roadmap and the disk say of it.
+func TestLoadClosedByState(t *testing.T) {
+	fsys := project(
+		".planning/ROADMAP.md", "- [x] **Phase 7: Hygiene**\n- [ ] **Phase 8: Gaps**\n- [ ] **Phase 9: Crosscheck**\n- [ ] **Phase 10: Cash cycle**\n",
+		".planning/STATE.md", "# Project State\n\n## Current Position\n\nPhase: 08 (gaps) — COMPLETE\nPhase: 09 (crosscheck) — COMPLETE (decided in 09-DISPOSITION.md)\n",
+		".planning/phases/07-hygiene/07-01-PLAN.md", "", ".planning/phases/07-hygiene/07-01-SUMMARY.md", "",
+		".planning/phases/08-gaps/08-01-PLAN.md", "", ".planning/phases/08-gaps/08-01-SUMMARY.md", "",
+		".planning/phases/09-crosscheck/09-DISPOSITION.md", "decided",
+		".planning/phases/10-cash-cycle/10-01-PLAN.md", "", ".planning/phases/10-cash-cycle/10-01-SUMMARY.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	if p.Position.Phase != nil || p.Position.Rule != RuleFinished {
+		t.Fatalf("position: phase %+v, rule %s; want the milestone finished", p.Position.Phase, p.Position.Rule)
+	}
+	if open := p.OpenPhases(); len(open) != 0 || !p.Finished() {
+		t.Errorf("open phases %q, finished %v; want none open, finished", open, p.Finished())
+	}
+	if p.Progress.Percent != 100 || p.Progress.PhasesComplete != p.Progress.PhasesTotal || p.Progress.PhasesUnplanned != 0 {
+		t.Errorf("progress %+v, want every phase complete, 100%%", p.Progress)
+	}
+	if v := p.StateValues(); v.Status != statemd.StatusFinished {
+		t.Errorf("STATE.md status %q, want %q", v.Status, statemd.StatusFinished)
 	}
 }
 
