@@ -423,10 +423,11 @@ func TestLoadWorkstream(t *testing.T) {
 		".planning/workstreams/site/ROADMAP.md", "- [ ] **Phase 1: Site**\n",
 		".planning/workstreams/site/phases/01-site/01-01-PLAN.md", "",
 	)
-	dir, err := PlanningDir(fsys, "")
+	sel, err := Select(fsys, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := sel.Dir()
 	p := mustLoad(t, fsys, dir)
 	if len(p.Phases) != 1 || p.Phases[0].Name != "Site" || p.Active == nil ||
 		p.Active.Path != ".planning/workstreams/site/phases/01-site/01-01-PLAN.md" {
@@ -526,10 +527,11 @@ func TestCorpusLoad(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.project, func(t *testing.T) {
 			fsys := os.DirFS(filepath.Join(corpusDir, tt.project))
-			dir, err := PlanningDir(fsys, "")
+			sel, err := Select(fsys, "")
 			if err != nil {
 				t.Fatal(err)
 			}
+			dir := sel.Dir()
 			p, err := Load(fsys, dir)
 			if err != nil {
 				t.Fatal(err)
