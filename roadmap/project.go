@@ -136,17 +136,6 @@ func (pr *Progress) percentOf() int {
 	return n
 }
 
-// Agrees reports whether n is a percent that agrees with these counts: Percent, or one GSD's
-// tools write for them, which is not gsd's to correct (neither is better informed than the
-// other): the lesser of the two fractions, without gsd's refinements (100 once every phase is
-// finished, at most 99 while one is unplanned), as GSD writes the frontmatter's percent; or
-// plans done over plans alone, as GSD's progress update still writes the Progress line (a
-// real STATE.md has 29 in one and 83 in the other, both GSD's).
-func (pr Progress) Agrees(n int) bool {
-	plans := percent(pr.PlansComplete, pr.PlansTotal)
-	return n == pr.Percent || n == plans || n == min(plans, percent(pr.PhasesComplete, pr.PhasesTotal))
-}
-
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
 // plans, decides the position exactly as Locate does, and collects the problems
 // a team lead would want to hear about. Only unreadable files (binary, huge,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -704,7 +705,8 @@ func TestShiftedRowStatus(t *testing.T) {
 }
 
 // Percent is GSD's: the lesser of plans and phases done, so that unplanned phases cap it; a
-// percent GSD's tools write for the counts (that one, or plans done alone) agrees.
+// percent GSD's tools write for the counts (that one, or plans done alone) agrees with the
+// values STATE.md is given (statemd's agrees).
 func TestProgressPercent(t *testing.T) {
 	tests := []struct {
 		name              string
@@ -727,14 +729,21 @@ func TestProgressPercent(t *testing.T) {
 				t.Errorf("percent = %d, want %d", got, tt.want)
 			}
 			pr.Percent = pr.percentOf()
+			v := (&Project{Progress: pr, Current: -1}).StateValues()
+			v.PercentKnown, v.CountsKnown = true, true // as for a milestone with a plan
+			// A percent agrees when a write of these values leaves it as written.
+			agrees := func(n int) bool {
+				src := fmt.Sprintf("---\nprogress:\n  percent: %d\n---\n", n)
+				return !slices.ContainsFunc(statemd.Changes([]byte(src), v), func(c statemd.Change) bool { return c.Field == "frontmatter" })
+			}
 			for _, n := range tt.agrees {
-				if !pr.Agrees(n) {
-					t.Errorf("Agrees(%d) = false, want true", n)
+				if !agrees(n) {
+					t.Errorf("percent: %d is rewritten, want it kept", n)
 				}
 			}
 			for _, n := range tt.disagrees {
-				if pr.Agrees(n) {
-					t.Errorf("Agrees(%d) = true, want false", n)
+				if agrees(n) {
+					t.Errorf("percent: %d is kept, want it rewritten", n)
 				}
 			}
 		})
