@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gsd-tools/gsd/roadmap"
 	"github.com/gsd-tools/gsd/roadmap/statemd"
 )
 
@@ -20,8 +19,7 @@ var (
 	}
 	pos3 = func() statemd.Values {
 		v := pos3Lines
-		pr := roadmap.Progress{PhasesComplete: 1, PhasesTotal: 2, PlansComplete: 2, PlansTotal: 3, Percent: 66}
-		v.Percent, v.PercentKnown, v.PercentAgrees = pr.Percent, true, pr.Agrees
+		v.Percent, v.PercentKnown = 66, true
 		v.TotalPhases, v.CompletedPhases, v.TotalPlans, v.CompletedPlans, v.CountsKnown = 2, 1, 3, 2, true
 		return v
 	}()

@@ -1,7 +1,6 @@
 package planfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -122,44 +121,6 @@ func TestIsTasksHeading(t *testing.T) {
 		if got := isTasksHeading(text); got != want {
 			t.Errorf("isTasksHeading(%q) = %v, want %v", text, got, want)
 		}
-	}
-}
-
-// TestBootstrapTaskListsGolden: a marker line under every item, indented to its content, and
-// nothing else; removing those lines gives the plan back byte for byte.
-func TestBootstrapTaskListsGolden(t *testing.T) {
-	started := time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC)
-	for _, name := range []string{"md-list", "md-checklist", "md-list-crlf"} {
-		t.Run(name, func(t *testing.T) {
-			src := read(t, name+".input.md")
-			out, err := Bootstrap(src, "ann", ".planning/phases/07-x/07-02-PLAN.md", started)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, name+".bootstrap.golden.md", out)
-			p := Scan(out)
-			if why := p.CorruptReasons(); why != nil {
-				t.Errorf("bootstrapped session is corrupt: %v", why)
-			}
-			plan := Scan(src)
-			if len(p.Tasks) != len(plan.Tasks) || len(p.Problems) != 0 {
-				t.Fatalf("%d tasks, problems %v", len(p.Tasks), p.Problems)
-			}
-			for i := range p.Tasks {
-				want, _ := plan.Tasks[i].Status()
-				if v, ok := p.Tasks[i].StatusText(); !ok || v != string(want) || !p.Tasks[i].Section.HasMarker || p.Tasks[i].Name() != plan.Tasks[i].Name() {
-					t.Errorf("task %d: status %q %v, want %s; name %q", i+1, v, ok, want, p.Tasks[i].Name())
-				}
-			}
-			again, err := InjectStatuses(out)
-			if err != nil || !bytes.Equal(again, out) {
-				t.Errorf("InjectStatuses not idempotent (err %v)", err)
-			}
-			body, _ := InjectStatuses(src)
-			if got := stripInserted(t, src, body); !bytes.Equal(got, src) {
-				t.Errorf("removing the marker lines does not give the plan back:\n%q\n%q", got, src)
-			}
-		})
 	}
 }
 

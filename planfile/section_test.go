@@ -96,10 +96,15 @@ func TestKindOf(t *testing.T) {
 // removing those lines gives the plan back byte for byte.
 func TestBootstrapSectionsGolden(t *testing.T) {
 	started := time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC)
-	for _, name := range []string{"md-tasks", "md-steps", "md-plans", "md-crlf"} {
+	// Task lists (list.go) too: a marker line under every item, indented to its content; a
+	// checked item starts complete.
+	for name, id := range map[string]string{
+		"md-tasks": "05-x/05-01", "md-steps": "05-x/05-01", "md-plans": "05-x/05-01", "md-crlf": "05-x/05-01",
+		"md-list": "07-x/07-02", "md-checklist": "07-x/07-02", "md-list-crlf": "07-x/07-02",
+	} {
 		t.Run(name, func(t *testing.T) {
 			src := read(t, name+".input.md")
-			out, err := Bootstrap(src, "ann", ".planning/phases/05-x/05-01-PLAN.md", started)
+			out, err := Bootstrap(src, "ann", ".planning/phases/"+id+"-PLAN.md", started)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,12 +113,14 @@ func TestBootstrapSectionsGolden(t *testing.T) {
 			if why := p.CorruptReasons(); why != nil {
 				t.Errorf("bootstrapped session is corrupt: %v", why)
 			}
-			if len(p.Tasks) != len(Scan(src).Tasks) || len(p.Problems) != 0 {
-				t.Errorf("%d tasks, problems %v", len(p.Tasks), p.Problems)
+			plan := Scan(src)
+			if len(p.Tasks) != len(plan.Tasks) || len(p.Tasks) == 0 || len(p.Problems) != 0 {
+				t.Fatalf("%d tasks, problems %v", len(p.Tasks), p.Problems)
 			}
 			for i := range p.Tasks {
-				if v, ok := p.Tasks[i].StatusText(); !ok || v != "pending" || !p.Tasks[i].Section.HasMarker {
-					t.Errorf("task %d status %q %v", i+1, v, ok)
+				want, _ := plan.Tasks[i].Status()
+				if v, ok := p.Tasks[i].StatusText(); !ok || v != string(want) || !p.Tasks[i].Section.HasMarker || p.Tasks[i].Name() != plan.Tasks[i].Name() {
+					t.Errorf("task %d: status %q %v, want %s; name %q", i+1, v, ok, want, p.Tasks[i].Name())
 				}
 			}
 			again, err := InjectStatuses(out)

@@ -48,10 +48,11 @@ func TestCorpus(t *testing.T) {
 	for name, want := range expected {
 		t.Run(name, func(t *testing.T) {
 			fsys := os.DirFS(filepath.Join(corpusDir, name))
-			dir, err := PlanningDir(fsys, "")
+			sel, err := Select(fsys, "")
 			if err != nil {
 				t.Fatal(err)
 			}
+			dir := sel.Dir()
 			pos, err := Locate(fsys, dir)
 			if err != nil {
 				t.Fatal(err)

@@ -145,17 +145,6 @@ func roadmapPath(rm *Roadmap, planningDir string) string {
 	return path.Join(planningDir, "ROADMAP.md")
 }
 
-// PlanningDir returns the planning directory to use: ".planning", or
-// ".planning/workstreams/<ws>" when a workstream is selected (Select decides, and says why).
-// workstream is GSD_WORKSTREAM as the caller read it.
-func PlanningDir(fsys fs.FS, workstream string) (string, error) {
-	sel, err := Select(fsys, workstream)
-	if err != nil {
-		return "", err
-	}
-	return sel.Dir(), nil
-}
-
 // staleWorkstream reports whether the workstream ws that activeWorkstreamFile names is a
 // pointer left behind, which the root's own roadmap has overtaken, and why: ws is no workstream
 // (not a name, or no directory under .planning/workstreams: the pointer is broken, and broken

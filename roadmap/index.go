@@ -409,21 +409,33 @@ func (p *Project) CountPlanFiles(fsys fs.FS) (files, done int, err error) {
 				return 0, 0, err
 			}
 		}
-		if err := idx.listArchived(); err != nil {
+		plans, err := idx.allPlans()
+		if err != nil {
 			return 0, 0, err
 		}
-		for _, ph := range append(slices.Clip(idx.phases()), idx.archived...) {
-			sc, err := idx.scan(ph.Dir)
-			if err != nil {
-				return 0, 0, err
-			}
-			for _, pl := range sc.plans {
-				files++
-				if pl.Done() {
-					done++
-				}
+		for _, pl := range plans {
+			files++
+			if pl.Done() {
+				done++
 			}
 		}
 	}
 	return files, done, nil
+}
+
+// allPlans lists the plans of every phase directory, those under phases/ first, then those under
+// milestones/*-phases/, each in phase and plan order and paired with its SUMMARY (see scan).
+func (d *dirIndex) allPlans() ([]Plan, error) {
+	if err := d.listArchived(); err != nil {
+		return nil, err
+	}
+	var out []Plan
+	for _, ph := range append(slices.Clip(d.phases()), d.archived...) {
+		sc, err := d.scan(ph.Dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sc.plans...)
+	}
+	return out, nil
 }

@@ -53,18 +53,7 @@ func AllPlans(fsys fs.FS, planningDir string) ([]Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := idx.listArchived(); err != nil {
-		return nil, err
-	}
-	var out []Plan
-	for _, ph := range append(slices.Clip(idx.phases()), idx.archived...) {
-		sc, err := idx.scan(ph.Dir)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc.plans...)
-	}
-	return out, nil
+	return idx.allPlans()
 }
 
 // Archived reports whether the plan at planPath is in a milestone's archive

@@ -706,14 +706,19 @@ func (d *dirIndex) closed(e Entry) (bool, error) {
 // a Phase line of STATE.md calls it complete (a phase settled by a decision record or a
 // disposition). Nothing on disk says otherwise, so STATE.md's word stands.
 func (d *dirIndex) closedByState(e Entry) (bool, error) {
-	if !slices.ContainsFunc(d.stateComplete, func(tok string) bool {
-		n, ok := ParsePhaseNum(tok)
-		return ok && n.Equal(e.Num)
-	}) {
+	if !d.stateCloses(e.Num) {
 		return false, nil
 	}
 	ph, err := d.phase(e)
 	return err == nil && len(ph.Plans) == 0, err
+}
+
+// stateCloses reports whether a Phase line of STATE.md calls phase n complete.
+func (d *dirIndex) stateCloses(n PhaseNum) bool {
+	return slices.ContainsFunc(d.stateComplete, func(tok string) bool {
+		m, ok := ParsePhaseNum(tok)
+		return ok && m.Equal(n)
+	})
 }
 
 // PhaseOf is the N of STATE.md's "Phase: 3 of N": the current milestone's last whole-numbered

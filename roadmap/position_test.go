@@ -304,10 +304,11 @@ func TestLocateWorkstream(t *testing.T) {
 		".planning/workstreams/viz/phases/01-viz-site/01-01-SUMMARY.md", "",
 		".planning/workstreams/viz/phases/01-viz-site/01-02-PLAN.md", "",
 	)
-	dir, err := PlanningDir(fsys, "")
+	sel, err := Select(fsys, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := sel.Dir()
 	cur, err := Locate(fsys, dir)
 	if err != nil || cur == nil {
 		t.Fatalf("Locate = %v, %v", cur, err)

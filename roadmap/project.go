@@ -57,13 +57,21 @@ type PhaseInfo struct {
 	dirs *phaseEntry // what its directories hold (see withDirs); nil for an archive's phase
 }
 
-// closed reports whether the phase is out of the running, as the position judges it
-// (dirIndex.closed): finished on disk, or complete or deferred by the roadmap's undisputed word.
-func (p *PhaseInfo) closed() bool {
-	if p.Status == StatusComplete || p.Status == StatusDeferred {
+// closed reports whether phase ph is out of the running, as the position judges it
+// (dirIndex.closed): finished on disk, complete or deferred by the roadmap's undisputed word, or
+// closed by STATE.md without plans (closedByState).
+func (p *Project) closed(ph *PhaseInfo) bool {
+	if ph.Status == StatusComplete || ph.Status == StatusDeferred || p.closedByState(ph) {
 		return true
 	}
-	return (p.RoadmapStatus == StatusComplete || p.RoadmapStatus == StatusDeferred) && !p.Entry.Disputed
+	return (ph.RoadmapStatus == StatusComplete || ph.RoadmapStatus == StatusDeferred) && !ph.Entry.Disputed
+}
+
+// closedByState reports whether phase ph has no plan and a Phase line of STATE.md calls it
+// complete: closed, as the position takes it (dirIndex.closedByState), though its row says what
+// the roadmap and the disk say.
+func (p *Project) closedByState(ph *PhaseInfo) bool {
+	return len(ph.Plans) == 0 && p.idx != nil && p.idx.stateCloses(ph.Num)
 }
 
 // Counted returns the plans that count towards progress: every plan but FIX
@@ -128,17 +136,6 @@ func (pr *Progress) percentOf() int {
 	return n
 }
 
-// Agrees reports whether n is a percent that agrees with these counts: Percent, or one GSD's
-// tools write for them, which is not gsd's to correct (neither is better informed than the
-// other): the lesser of the two fractions, without gsd's refinements (100 once every phase is
-// finished, at most 99 while one is unplanned), as GSD writes the frontmatter's percent; or
-// plans done over plans alone, as GSD's progress update still writes the Progress line (a
-// real STATE.md has 29 in one and 83 in the other, both GSD's).
-func (pr Progress) Agrees(n int) bool {
-	plans := percent(pr.PlansComplete, pr.PlansTotal)
-	return n == pr.Percent || n == plans || n == min(plans, percent(pr.PhasesComplete, pr.PhasesTotal))
-}
-
 // Load reads ROADMAP.md and STATE.md, lists every phase directory and its
 // plans, decides the position exactly as Locate does, and collects the problems
 // a team lead would want to hear about. Only unreadable files (binary, huge,
@@ -185,7 +182,7 @@ func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, err
 			p.Phases[i].InMilestone = true
 		}
 	}
-	closed := true // every phase of the milestone is closed (PhaseInfo.closed)
+	closed := true // every phase of the milestone is closed (Project.closed)
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		ph.Status = derivedStatus(ph.Plans, ph.RoadmapStatus)
@@ -204,15 +201,15 @@ func load(fsys fs.FS, planningDir string, commits []trace.Commit) (*Project, err
 		p.AllProgress.add(ph)
 		if ph.InMilestone {
 			p.Progress.add(ph)
-			closed = closed && ph.closed()
+			closed = closed && p.closed(ph)
 		}
 	}
 	if closed && p.Progress.PhasesTotal > 0 {
-		// Every phase is finished on disk or by the roadmap's own word (a plan it no longer
-		// lists left without a SUMMARY, which check reports): the milestone is done, as the
-		// position says, and its phases are; 100% is not lowered to 97% for that plan, whose
-		// count stays in the plans.
-		p.Progress.PhasesComplete, p.Progress.Percent = p.Progress.PhasesTotal, 100
+		// Every phase is finished on disk, by the roadmap's own word (a plan it no longer lists
+		// left without a SUMMARY, which check reports) or by STATE.md's for a phase without plans:
+		// the milestone is done, as the position says, and its phases are, none still to plan;
+		// 100% is not lowered to 97% for that plan, whose count stays in the plans.
+		p.Progress.PhasesComplete, p.Progress.Percent, p.Progress.PhasesUnplanned = p.Progress.PhasesTotal, 100, 0
 	}
 	p.checkOutside()
 	p.checkMarks(rmPath)
@@ -582,12 +579,13 @@ func aSummaryOrSummaries(n int) string {
 }
 
 // OpenPhases are the numbers of the current milestone's phases that are neither complete nor
-// deferred (backlog items left out): what stands between the project and a finished milestone.
+// deferred, nor closed by STATE.md without plans (backlog items left out): what stands between
+// the project and a finished milestone.
 func (p *Project) OpenPhases() []string {
 	var open []string
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		if ph.InMilestone && !ph.Num.Backlog() && ph.Status != StatusComplete && ph.Status != StatusDeferred {
+		if ph.InMilestone && !ph.Num.Backlog() && ph.Status != StatusComplete && ph.Status != StatusDeferred && !p.closedByState(ph) {
 			open = append(open, ph.Num.String())
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/gsd-tools/gsd/roadmap/statemd"
 	"github.com/gsd-tools/gsd/roadmap/testcorpus"
 )
 
@@ -323,6 +325,34 @@ func TestLoadShippedMilestone(t *testing.T) {
 	}
 }
 
+// TestLoadClosedByState: a phase STATE.md calls complete that has no plan is closed for the
+// project as for the position (dirIndex.closedByState): once every other phase is finished the
+// milestone is, at 100%, and no phase of it is open, though that phase's row keeps what the
+// roadmap and the disk say of it.
+func TestLoadClosedByState(t *testing.T) {
+	fsys := project(
+		".planning/ROADMAP.md", "- [x] **Phase 7: Hygiene**\n- [ ] **Phase 8: Gaps**\n- [ ] **Phase 9: Crosscheck**\n- [ ] **Phase 10: Cash cycle**\n",
+		".planning/STATE.md", "# Project State\n\n## Current Position\n\nPhase: 08 (gaps) — COMPLETE\nPhase: 09 (crosscheck) — COMPLETE (decided in 09-DISPOSITION.md)\n",
+		".planning/phases/07-hygiene/07-01-PLAN.md", "", ".planning/phases/07-hygiene/07-01-SUMMARY.md", "",
+		".planning/phases/08-gaps/08-01-PLAN.md", "", ".planning/phases/08-gaps/08-01-SUMMARY.md", "",
+		".planning/phases/09-crosscheck/09-DISPOSITION.md", "decided",
+		".planning/phases/10-cash-cycle/10-01-PLAN.md", "", ".planning/phases/10-cash-cycle/10-01-SUMMARY.md", "",
+	)
+	p := mustLoad(t, fsys, ".planning")
+	if p.Position.Phase != nil || p.Position.Rule != RuleFinished {
+		t.Fatalf("position: phase %+v, rule %s; want the milestone finished", p.Position.Phase, p.Position.Rule)
+	}
+	if open := p.OpenPhases(); len(open) != 0 || !p.Finished() {
+		t.Errorf("open phases %q, finished %v; want none open, finished", open, p.Finished())
+	}
+	if p.Progress.Percent != 100 || p.Progress.PhasesComplete != p.Progress.PhasesTotal || p.Progress.PhasesUnplanned != 0 {
+		t.Errorf("progress %+v, want every phase complete, 100%%", p.Progress)
+	}
+	if v := p.StateValues(); v.Status != statemd.StatusFinished {
+		t.Errorf("STATE.md status %q, want %q", v.Status, statemd.StatusFinished)
+	}
+}
+
 // TestLoadResetPhaseNumbers: with two milestones numbering phases 1-3, each phase is counted
 // from its own directories (v1.0's archived under milestones/v1.0-phases/, v2.0's under phases/),
 // progress is v2.0's alone, and a consistent project has no problems.
@@ -394,10 +424,11 @@ func TestLoadWorkstream(t *testing.T) {
 		".planning/workstreams/site/ROADMAP.md", "- [ ] **Phase 1: Site**\n",
 		".planning/workstreams/site/phases/01-site/01-01-PLAN.md", "",
 	)
-	dir, err := PlanningDir(fsys, "")
+	sel, err := Select(fsys, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := sel.Dir()
 	p := mustLoad(t, fsys, dir)
 	if len(p.Phases) != 1 || p.Phases[0].Name != "Site" || p.Active == nil ||
 		p.Active.Path != ".planning/workstreams/site/phases/01-site/01-01-PLAN.md" {
@@ -497,10 +528,11 @@ func TestCorpusLoad(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.project, func(t *testing.T) {
 			fsys := os.DirFS(filepath.Join(corpusDir, tt.project))
-			dir, err := PlanningDir(fsys, "")
+			sel, err := Select(fsys, "")
 			if err != nil {
 				t.Fatal(err)
 			}
+			dir := sel.Dir()
 			p, err := Load(fsys, dir)
 			if err != nil {
 				t.Fatal(err)
@@ -673,7 +705,8 @@ func TestShiftedRowStatus(t *testing.T) {
 }
 
 // Percent is GSD's: the lesser of plans and phases done, so that unplanned phases cap it; a
-// percent GSD's tools write for the counts (that one, or plans done alone) agrees.
+// percent GSD's tools write for the counts (that one, or plans done alone) agrees with the
+// values STATE.md is given (statemd's agrees).
 func TestProgressPercent(t *testing.T) {
 	tests := []struct {
 		name              string
@@ -696,14 +729,21 @@ func TestProgressPercent(t *testing.T) {
 				t.Errorf("percent = %d, want %d", got, tt.want)
 			}
 			pr.Percent = pr.percentOf()
+			v := (&Project{Progress: pr, Current: -1}).StateValues()
+			v.PercentKnown, v.CountsKnown = true, true // as for a milestone with a plan
+			// A percent agrees when a write of these values leaves it as written.
+			agrees := func(n int) bool {
+				src := fmt.Sprintf("---\nprogress:\n  percent: %d\n---\n", n)
+				return !slices.ContainsFunc(statemd.Changes([]byte(src), v), func(c statemd.Change) bool { return c.Field == "frontmatter" })
+			}
 			for _, n := range tt.agrees {
-				if !pr.Agrees(n) {
-					t.Errorf("Agrees(%d) = false, want true", n)
+				if !agrees(n) {
+					t.Errorf("percent: %d is rewritten, want it kept", n)
 				}
 			}
 			for _, n := range tt.disagrees {
-				if pr.Agrees(n) {
-					t.Errorf("Agrees(%d) = true, want false", n)
+				if agrees(n) {
+					t.Errorf("percent: %d is kept, want it rewritten", n)
 				}
 			}
 		})

@@ -55,7 +55,6 @@ func (p *Project) StateValues() statemd.Values {
 	}
 	if pr.PlansTotal > 0 {
 		v.PercentKnown, v.CountsKnown = true, true
-		v.PercentAgrees = pr.Agrees // a percent GSD's tools write for these counts is not rewritten
 	}
 	if p.Position != nil {
 		v.PhaseOf = p.Position.PhaseOf()

@@ -43,8 +43,8 @@ func Workstreams(fsys fs.FS) ([]string, error) {
 // WorkstreamDir is the planning directory of workstream ws.
 func WorkstreamDir(ws string) string { return path.Join(workstreamsDir, ws) }
 
-// Selection is which planning directory is in force, and why: the one decision PlanningDir
-// makes, with its reasons, for the commands that report it (gsd workstreams).
+// Selection is which planning directory is in force (Dir), and why: Select's one decision, with
+// its reasons, for every command and for those that report it (gsd workstreams).
 type Selection struct {
 	// Workstream is the workstream in force; "" when the root's .planning is.
 	Workstream string

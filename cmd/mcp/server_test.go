@@ -83,11 +83,11 @@ func TestServeToolErrors(t *testing.T) {
 	}
 }
 
-// A result over MaxResult is a tool error that says how to ask for less.
+// A result over MaxResult is a tool error that says so, with no structured content.
 func TestTextResultOverLimit(t *testing.T) {
-	r := textResult(map[string]string{"x": strings.Repeat("a", MaxResult)}, "; ask with compact: true")
+	r := textResult(map[string]string{"x": strings.Repeat("a", MaxResult)})
 	text := r["content"].([]map[string]any)[0]["text"].(string)
-	if r["isError"] != true || !strings.Contains(text, "compact: true") || r["structuredContent"] != nil {
+	if r["isError"] != true || !strings.Contains(text, "over the 65536 an MCP result may hold") || r["structuredContent"] != nil {
 		t.Fatalf("%v", r)
 	}
 }

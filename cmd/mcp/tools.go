@@ -314,8 +314,8 @@ type noted struct {
 
 // textResult is a CallToolResult carrying v as structured content and as its JSON text, the
 // bytes the command line prints; each note follows as a text of its own. A text over MaxResult
-// is a tool error saying so instead.
-func textResult(v any, hint string) map[string]any {
+// is a tool error saying so instead (project_progress pages its report before it gets here).
+func textResult(v any) map[string]any {
 	var notes []string
 	if n, ok := v.(noted); ok {
 		v, notes = n.v, n.notes
@@ -325,7 +325,7 @@ func textResult(v any, hint string) map[string]any {
 		return toolError(err)
 	}
 	if len(text) > MaxResult {
-		return toolError(fmt.Errorf("the result is %d bytes, over the %d an MCP result may hold%s (gsd on the command line prints it whole)", len(text), MaxResult, hint))
+		return toolError(fmt.Errorf("the result is %d bytes, over the %d an MCP result may hold (gsd on the command line prints it whole)", len(text), MaxResult))
 	}
 	content := []map[string]any{{"type": "text", "text": text}}
 	for _, n := range notes {
@@ -377,7 +377,6 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 		}
 	}
 	var fn func(args) (any, error)
-	hint := ""
 	switch name {
 	case "session_rehydrate":
 		fn = s.rehydrate
@@ -425,7 +424,7 @@ func (s *Server) call(name string, raw json.RawMessage) (any, *Error) {
 		}
 		v = noted{n.v, append(n.notes, notes...)}
 	}
-	return textResult(v, hint), nil
+	return textResult(v), nil
 }
 
 // openEnv is Open, keeping the project for the call's notes.

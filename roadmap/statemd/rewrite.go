@@ -24,13 +24,11 @@ type Values struct {
 
 	Percent      int  // the percent complete, scoped as the caller scopes it (GSD: the current milestone)
 	PercentKnown bool // Percent is known: without it, no percent of STATE.md is rewritten or added
-	// PercentAgrees, when set, says which other percents agree with the counts (GSD's own
-	// rounding of them): a percent that does is left as written. Nil: only Percent agrees.
-	PercentAgrees func(int) bool
 
 	// The frontmatter's progress map, written only when CountsKnown; a Progress line that
 	// carries counts ("2/5 plans (40%)") is rewritten only when both are known, since its
-	// percent alone rewritten would contradict them.
+	// percent alone rewritten would contradict them. Known, they also say which other percents
+	// agree (agrees): those GSD's tools write for them are left as written.
 	TotalPhases, CompletedPhases, TotalPlans, CompletedPlans int
 	CountsKnown                                              bool
 }
@@ -91,9 +89,22 @@ func Percent(done, total int) int {
 	return min(100, (done*200+total)/(2*total))
 }
 
-// agrees says whether percent n, as STATE.md writes it, agrees with v.
+// agrees says whether percent n, as STATE.md writes it, agrees with v: it is v's Percent, or,
+// when v knows the counts, one GSD's tools write for them, which is not gsd's to correct
+// (neither is better informed than the other): the lesser of plans done over plans and phases
+// done over phases, without gsd's refinements (100 once every phase is finished, at most 99
+// while one is unplanned), as GSD writes the frontmatter's percent; or plans done over plans
+// alone, as GSD's progress update still writes the Progress line (a real STATE.md has 29 in one
+// and 83 in the other, both GSD's).
 func (v Values) agrees(n int) bool {
-	return n == v.Percent || v.PercentAgrees != nil && v.PercentAgrees(n)
+	if n == v.Percent {
+		return true
+	}
+	if !v.CountsKnown {
+		return false
+	}
+	plans := Percent(v.CompletedPlans, v.TotalPlans)
+	return n == plans || n == min(plans, Percent(v.CompletedPhases, v.TotalPhases))
 }
 
 // cells is how many of a bar's width cells percent fills: rounded half up, as GSD draws its
