@@ -140,7 +140,7 @@ type Environment struct {
 	LockTimeout time.Duration // GSD_LOCK_TIMEOUT
 	IdleAfter   time.Duration // GSD_IDLE_AFTER
 	Sync        *bool         // GSD_SYNC (1/true or 0/false), nil when unset
-	GitEvidence *bool         // GSD_GIT_EVIDENCE (1/true or 0/false), nil when unset
+	GitEvidence *bool         // GSD_GIT_EVIDENCE (1/true/on or 0/false/off), nil when unset
 	// AgentContext is GSD_AGENT_CONTEXT (1/true/on or 0/false/off), nil when unset.
 	AgentContext *bool
 }
@@ -168,30 +168,32 @@ func ReadEnvironment(lookupEnv func(string) (string, bool)) (Environment, error)
 	for _, v := range []struct {
 		name string
 		to   **bool
-	}{{"GSD_SYNC", &env.Sync}, {"GSD_GIT_EVIDENCE", &env.GitEvidence}} {
+	}{{"GSD_SYNC", &env.Sync}, {"GSD_GIT_EVIDENCE", &env.GitEvidence}, {"GSD_AGENT_CONTEXT", &env.AgentContext}} {
 		if s, ok := lookupEnv(v.name); ok && s != "" {
-			b, err := strconv.ParseBool(strings.TrimSpace(s))
+			b, err := parseSwitch(s)
 			if err != nil {
-				return Environment{}, &Error{Where: v.name, Err: fmt.Errorf("%q is not 1, 0, true or false", s)}
+				return Environment{}, &Error{Where: v.name, Err: err}
 			}
 			*v.to = &b
 		}
 	}
-	if s, ok := lookupEnv("GSD_AGENT_CONTEXT"); ok && s != "" {
-		var b bool
-		switch t := strings.ToLower(strings.TrimSpace(s)); t {
-		case "on":
-			b = true
-		case "off":
-		default:
-			var err error
-			if b, err = strconv.ParseBool(t); err != nil {
-				return Environment{}, &Error{Where: "GSD_AGENT_CONTEXT", Err: fmt.Errorf("%q is not on, off, 1, 0, true or false", s)}
-			}
-		}
-		env.AgentContext = &b
-	}
 	return env, nil
+}
+
+// parseSwitch reads an environment variable that turns a setting on or off: on, off, or what
+// strconv.ParseBool takes (1, 0, true, false, ...).
+func parseSwitch(s string) (bool, error) {
+	switch t := strings.ToLower(strings.TrimSpace(s)); t {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	default:
+		if b, err := strconv.ParseBool(t); err == nil {
+			return b, nil
+		}
+	}
+	return false, fmt.Errorf("%q is not on, off, 1, 0, true or false", s)
 }
 
 // Load works out the effective settings from the config file's bytes (nil when there is none),
