@@ -252,17 +252,19 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
 	res := &CaptureResult{File: file}
+	var tinfo fs.FileInfo
 	if in.Transcript != "" {
-		if _, err := os.Stat(in.Transcript); err != nil {
+		if tinfo, err = os.Stat(in.Transcript); err != nil {
 			// No transcript (yet): nothing to capture. (Told before any lock is taken.)
 			return nil, fmt.Errorf("agent context: transcript: %w", err)
 		}
 	}
 	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
-	// told without the lock (the record is replaced whole, atomically), from where it was read.
+	// told without the lock (the record is replaced whole, atomically), from where it was read
+	// and the transcript's stat above.
 	data, info := readRecordFile(file)
-	if w, ok := agentctx.DecodeWhere(data); ok && in.turnEnd() && w.Root == e.Root && w.SessionID == in.SessionID &&
-		agentctx.Unchanged(in.Transcript, w.Cursor) {
+	if w, ok := agentctx.DecodeWhere(data); ok && in.turnEnd() && tinfo != nil && w.Root == e.Root && w.SessionID == in.SessionID &&
+		agentctx.Unchanged(in.Transcript, tinfo, w.Cursor) {
 		return res, nil
 	}
 	old := e.decodeAgentRecord(data)
