@@ -186,18 +186,13 @@ func branchOf(gitDir string) string {
 // readAgentRecord reads the stored record at file: nil when there is none, or when it is not a
 // record of this project (a hand edit, another version, another project's).
 func (e *Env) readAgentRecord(file string) *agentctx.Record {
-	r, _ := e.readAgentRecordInfo(file)
-	return r
+	data, _ := readRecordFile(file)
+	return e.decodeAgentRecord(data)
 }
 
-// readAgentRecordInfo is readAgentRecord, with the file's information (nil when there is no
-// file): a record is replaced whole, so the same file, size and time are the same record.
-func (e *Env) readAgentRecordInfo(file string) (*agentctx.Record, fs.FileInfo) {
-	data, fi := readRecordFile(file)
-	return e.decodeAgentRecord(data), fi
-}
-
-// readRecordFile reads a record file's bytes (nil when there is none) and its information.
+// readRecordFile reads a record file's bytes (nil when there is none) and its information (nil
+// when there is no file): a record is replaced whole, so the same file, size and time are the
+// same record.
 func readRecordFile(file string) ([]byte, fs.FileInfo) {
 	f, fi, err := atomicfile.OpenRegular(file)
 	if err != nil {
