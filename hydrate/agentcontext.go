@@ -356,14 +356,7 @@ type AgentContextOptions struct {
 // none (or the agentContext setting is off). It never fails: a record it cannot read is none.
 func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 	e := a.e
-	if e.settings == nil || !e.settings.AgentContext {
-		return nil
-	}
-	file, gitDir, err := e.agentContextFile()
-	if err != nil {
-		return nil
-	}
-	rec := e.readAgentRecord(file)
+	rec, file, gitDir := e.storedAgentRecord()
 	if rec == nil || rec.CapturedAt.IsZero() || rec.Empty() {
 		return nil // (a record that holds only where the transcript was read)
 	}
@@ -378,14 +371,7 @@ func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 // is every turn but that one.
 func (a Agents) TakeReinject() *AgentContext {
 	e := a.e
-	if e.settings == nil || !e.settings.AgentContext {
-		return nil
-	}
-	file, gitDir, err := e.agentContextFile()
-	if err != nil {
-		return nil
-	}
-	rec := e.readAgentRecord(file)
+	rec, file, gitDir := e.storedAgentRecord()
 	if rec == nil || !rec.Reinject {
 		return nil
 	}
@@ -393,6 +379,19 @@ func (a Agents) TakeReinject() *AgentContext {
 		return nil // handed back only once, or not at all
 	}
 	return e.agentContextView(rec, file, branchOf(gitDir), "")
+}
+
+// storedAgentRecord is the user's stored record for this project (nil when the agentContext
+// setting is off, or there is none), the file it is kept in and the git directory.
+func (e *Env) storedAgentRecord() (rec *agentctx.Record, file, gitDir string) {
+	if e.settings == nil || !e.settings.AgentContext {
+		return nil, "", ""
+	}
+	file, gitDir, err := e.agentContextFile()
+	if err != nil {
+		return nil, "", ""
+	}
+	return e.readAgentRecord(file), file, gitDir
 }
 
 // clearReinject takes a record's hand-back request back, under the capture's lock.
