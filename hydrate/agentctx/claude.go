@@ -266,10 +266,7 @@ func claudeToolUse(c *Capture, id, name string, in toolInput, opt Options) {
 		}
 		todos := make([]Todo, 0, min(len(in.Todos), MaxTodos))
 		for _, t := range in.Todos {
-			st := status(t.Status)
-			if content := rawText(t.Content); content != "" && st != "" && len(todos) < MaxTodos {
-				todos = append(todos, Todo{Content: content, Status: st, ActiveForm: rawText(t.ActiveForm)})
-			}
+			todos = addTodo(todos, t.Content, t.Status, t.ActiveForm)
 		}
 		c.setTodos(todos, SourceTodoWrite)
 	case "TaskCreate":

@@ -93,10 +93,7 @@ func codexCall(c *Capture, name string, custom bool, args string, opt Options) {
 		}
 		todos := make([]Todo, 0, min(len(in.Plan), MaxTodos))
 		for _, s := range in.Plan {
-			st := status(s.Status)
-			if content := rawText(s.Step); content != "" && st != "" && len(todos) < MaxTodos {
-				todos = append(todos, Todo{Content: content, Status: st})
-			}
+			todos = addTodo(todos, s.Step, s.Status, "")
 		}
 		c.setTodos(todos, SourceUpdatePlan)
 		return

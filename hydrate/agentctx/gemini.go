@@ -133,10 +133,7 @@ func (m *geminiMsg) call(call *geminiCall, opt Options) {
 		}
 		m.todos, m.todosSet = make([]Todo, 0, min(len(in.Todos), MaxTodos)), true
 		for _, t := range in.Todos {
-			st := status(t.Status)
-			if content := rawText(t.Description); content != "" && st != "" && len(m.todos) < MaxTodos {
-				m.todos = append(m.todos, Todo{Content: content, Status: st})
-			}
+			m.todos = addTodo(m.todos, t.Description, t.Status, "")
 		}
 	case "write_file", "replace", "edit":
 		var in struct {
