@@ -139,12 +139,14 @@ func (e *Env) agentContextFile() (file, gitDir string, err error) {
 	}
 	if gitDir != "" {
 		name := user + ".json"
-		if top != e.Root && top != e.realRoot() { // (resolved only when it may matter)
-			rel, err := filepath.Rel(top, e.realRoot())
-			if err != nil {
-				rel = e.realRoot()
+		if top != e.Root { // (the real root resolved only when it may matter, and once)
+			if real := e.realRoot(); top != real {
+				rel, err := filepath.Rel(top, real)
+				if err != nil {
+					rel = real
+				}
+				name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 			}
-			name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 		}
 		return filepath.Join(gitDir, "gsd", agentContextDir, name), gitDir, nil
 	}
