@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/agentctx"
-	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
@@ -130,16 +129,9 @@ func (e *Env) agentContextFile() (file, gitDir string, err error) {
 	if user == "" {
 		return "", "", errors.New("no user")
 	}
-	_, gitDirSet := e.lookupEnvOr("GIT_DIR")
-	top := ""
-	if fi, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil && fi.IsDir() && !gitDirSet {
-		gitDir, top = filepath.Join(e.Root, ".git"), e.Root // the usual checkout: no discovery needed
-	} else if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.WorkTree != "" {
-		gitDir, top = repo.GitDir, repo.WorkTree
-	}
-	if gitDir != "" {
+	if repo, ok := e.gitRepo(); ok && repo.WorkTree != "" {
 		name := user + ".json"
-		if top != e.Root { // (the real root resolved only when it may matter, and once)
+		if top := repo.WorkTree; top != e.Root { // (the real root resolved only when it may matter, and once)
 			if real := e.realRoot(); top != real {
 				rel, err := filepath.Rel(top, real)
 				if err != nil {
@@ -148,7 +140,7 @@ func (e *Env) agentContextFile() (file, gitDir string, err error) {
 				name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 			}
 		}
-		return filepath.Join(gitDir, "gsd", agentContextDir, name), gitDir, nil
+		return filepath.Join(repo.GitDir, "gsd", agentContextDir, name), repo.GitDir, nil
 	}
 	if e.stateDir == "" {
 		return "", "", errors.New("no place to keep it: the project is not in a git repository and there is no state directory (XDG_STATE_HOME or HOME)")
