@@ -111,25 +111,25 @@ func claudeKindOf(line []byte) int {
 	return claudeDecodeIt
 }
 
-// claudeLine folds one line into c, and reports whether it was decoded.
-func claudeLine(c *Capture, line []byte, opt Options) bool {
+// claudeLine folds one line into c.
+func claudeLine(c *Capture, line []byte, opt Options) {
 	switch claudeKindOf(line) {
 	case claudeSkip:
-		return false
+		return
 	case claudeToolCalls:
 		if calls, ok := toolUses(line); ok {
 			for i := range calls {
 				claudeToolUse(c, calls[i].id, calls[i].name, &calls[i], opt)
 			}
-			return true
+			return
 		}
 	}
 	var e claudeEntry
 	if !claudeDecode(line, &e) {
-		return false
+		return
 	}
 	if e.IsSidechain {
-		return true // a subagent's: not the session's
+		return // a subagent's: not the session's
 	}
 	at := timestamp(e.Timestamp)
 	switch e.Type {
@@ -163,7 +163,6 @@ func claudeLine(c *Capture, line []byte, opt Options) bool {
 			c.CompactedAt = at
 		}
 	}
-	return true
 }
 
 // claudeTyped is a user entry whose content is a string: a typed prompt.
