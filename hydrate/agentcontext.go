@@ -69,7 +69,6 @@ type CaptureResult struct {
 	File    string // where the capture is kept
 	Written bool   // false when nothing changed (nothing appended to the transcript)
 	Read    int64  // bytes of the transcript read
-	Skipped int    // lines over agentctx.MaxLine, skipped undecoded
 }
 
 // AgentContext is the agent's own context as gsd hands it back (the brief, hydrate --json,
@@ -291,7 +290,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent context: transcript: %w", err)
 		}
-		res.Read, res.Skipped = st.Read, st.Skipped
+		res.Read = st.Read
 		if st.Foreign || !same && fold.Empty() && old != nil {
 			return res, nil // a subagent's transcript, or a new session with nothing yet
 		}
