@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Agents whose transcripts Fold reads.
@@ -200,7 +202,7 @@ func status(s string) string {
 // todoText is an item's text as kept: one line, secrets redacted, at most MaxTodoRunes. It
 // changes nothing in a text it made.
 func todoText(s string) string {
-	return clipRunes(oneLine(redact(stripPrivate(s))), MaxTodoRunes)
+	return textfmt.Clip(oneLine(redact(stripPrivate(s))), MaxTodoRunes)
 }
 
 // rawText is an item's text as read, until the fold ends (finish shapes it): the list an
