@@ -11,10 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/agentctx"
+	"github.com/gsd-tools/gsd/identity"
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
@@ -121,12 +121,12 @@ func (ac *AgentContext) Counts() (inProgress, pending, done int) {
 // agentContextFile is where the user's capture for this project is kept: under the git
 // directory of the checkout (<git-dir>/gsd/agent-context/<user>.json, with the project's path in
 // a hash when the project is a subdirectory of the working tree), else under the user's state
-// directory (<state>/agent-context/<hash of the root>/<user>.json). It also returns the git
-// directory ("" without one).
-func (e *Env) agentContextFile() (file, gitDir string, err error) {
+// directory (<state>/agent-context/<hash of the root>/<user>.json). It also returns the
+// repository (zero without one).
+func (e *Env) agentContextFile() (string, identity.Repo, error) {
 	user := e.User.User
 	if user == "" {
-		return "", "", errors.New("no user")
+		return "", identity.Repo{}, errors.New("no user")
 	}
 	if repo, ok := e.gitRepo(); ok && repo.WorkTree != "" {
 		name := user + ".json"
@@ -139,12 +139,12 @@ func (e *Env) agentContextFile() (file, gitDir string, err error) {
 				name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 			}
 		}
-		return filepath.Join(repo.GitDir, "gsd", agentContextDir, name), repo.GitDir, nil
+		return filepath.Join(repo.GitDir, "gsd", agentContextDir, name), repo, nil
 	}
 	if e.stateDir == "" {
-		return "", "", errors.New("no place to keep it: the project is not in a git repository and there is no state directory (XDG_STATE_HOME or HOME)")
+		return "", identity.Repo{}, errors.New("no place to keep it: the project is not in a git repository and there is no state directory (XDG_STATE_HOME or HOME)")
 	}
-	return filepath.Join(e.stateDir, agentContextDir, shortHash(e.realRoot()), user+".json"), "", nil
+	return filepath.Join(e.stateDir, agentContextDir, shortHash(e.realRoot()), user+".json"), identity.Repo{}, nil
 }
 
 // realRoot is the project root with its symlinks resolved.
@@ -160,20 +160,12 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// branchOf is the branch checked out in the git directory ("" when detached or unknown).
-func branchOf(gitDir string) string {
-	if gitDir == "" {
+// branchOf is the branch checked out in repo ("" when detached, unknown, or outside git).
+func branchOf(repo identity.Repo) string {
+	if repo.GitDir == "" {
 		return ""
 	}
-	data, err := atomicfile.ReadFile(filepath.Join(gitDir, "HEAD"), 4096)
-	if err != nil {
-		return ""
-	}
-	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/heads/")
-	if !ok {
-		return ""
-	}
-	return ref
+	return identity.HeadBranch(repo)
 }
 
 // readAgentRecord reads the stored record at file: nil when there is none, or when it is not a
@@ -235,7 +227,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	if !e.settings.AgentContext || in.Transcript == "" && !in.reinject() {
 		return nil, nil
 	}
-	file, gitDir, err := e.agentContextFile()
+	file, repo, err := e.agentContextFile()
 	if err != nil {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
@@ -304,7 +296,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	if !changed && in.turnEnd() {
 		return res, nil
 	}
-	rec.Root, rec.Branch = e.Root, branchOf(gitDir)
+	rec.Root, rec.Branch = e.Root, branchOf(repo)
 	rec.CapturedAt, rec.Event = e.now().UTC().Truncate(time.Second), in.label()
 	rec.Reinject = rec.Reinject || in.reinject()
 	if err := e.writeAgentRecord(file, &rec); err != nil {
@@ -349,14 +341,14 @@ type AgentContextOptions struct {
 // none (or the agentContext setting is off). It never fails: a record it cannot read is none.
 func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 	e := a.e
-	rec, file, gitDir := e.storedAgentRecord()
+	rec, file, repo := e.storedAgentRecord()
 	if rec == nil || rec.CapturedAt.IsZero() || rec.Empty() {
 		return nil // (a record that holds only where the transcript was read)
 	}
 	if o.Consume && rec.Reinject {
 		_ = e.clearReinject(file)
 	}
-	return e.agentContextView(rec, file, branchOf(gitDir), o.Resumed)
+	return e.agentContextView(rec, file, branchOf(repo), o.Resumed)
 }
 
 // TakeReinject is the captured context when a capture asked for it to be handed back on the
@@ -364,27 +356,27 @@ func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 // is every turn but that one.
 func (a Agents) TakeReinject() *AgentContext {
 	e := a.e
-	rec, file, gitDir := e.storedAgentRecord()
+	rec, file, repo := e.storedAgentRecord()
 	if rec == nil || !rec.Reinject {
 		return nil
 	}
 	if err := e.clearReinject(file); err != nil || rec.Empty() {
 		return nil // handed back only once, or not at all
 	}
-	return e.agentContextView(rec, file, branchOf(gitDir), "")
+	return e.agentContextView(rec, file, branchOf(repo), "")
 }
 
 // storedAgentRecord is the user's stored record for this project (nil when the agentContext
-// setting is off, or there is none), the file it is kept in and the git directory.
-func (e *Env) storedAgentRecord() (rec *agentctx.Record, file, gitDir string) {
+// setting is off, or there is none), the file it is kept in and the repository.
+func (e *Env) storedAgentRecord() (*agentctx.Record, string, identity.Repo) {
 	if e.settings == nil || !e.settings.AgentContext {
-		return nil, "", ""
+		return nil, "", identity.Repo{}
 	}
-	file, gitDir, err := e.agentContextFile()
+	file, repo, err := e.agentContextFile()
 	if err != nil {
-		return nil, "", ""
+		return nil, "", identity.Repo{}
 	}
-	return e.readAgentRecord(file), file, gitDir
+	return e.readAgentRecord(file), file, repo
 }
 
 // clearReinject takes a record's hand-back request back, under the capture's lock.
