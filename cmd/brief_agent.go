@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gsd-tools/gsd/hydrate"
+	"github.com/gsd-tools/gsd/hydrate/hook/settings"
 	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
@@ -20,9 +21,6 @@ const (
 	maxAgentFileRunes = 80
 )
 
-// agentTitles name the agents as the brief does.
-var agentTitles = map[string]string{"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
-
 // agentContextPart renders the agent's own context for the brief: what the agent was doing
 // before the reset, quoted and marked as data; "" when there is none. A stale capture is one
 // line saying it was left out.
@@ -30,7 +28,10 @@ func agentContextPart(ac *hydrate.AgentContext) string {
 	if ac == nil {
 		return ""
 	}
-	title := agentTitles[ac.Agent]
+	var title string
+	if ag, ok := settings.AgentNamed(ac.Agent); ok {
+		title = ag.Title
+	}
 	if ac.Stale {
 		return fmt.Sprintf("(What %s was doing in this project, captured %s ago, is left out as stale: gsd brief --json has it.)\n\n", title, ac.Age)
 	}

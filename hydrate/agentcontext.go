@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gsd-tools/gsd/hydrate/agentctx"
@@ -70,7 +69,6 @@ type CaptureResult struct {
 	File    string // where the capture is kept
 	Written bool   // false when nothing changed (nothing appended to the transcript)
 	Read    int64  // bytes of the transcript read
-	Skipped int    // lines over agentctx.MaxLine, skipped undecoded
 }
 
 // AgentContext is the agent's own context as gsd hands it back (the brief, hydrate --json,
@@ -123,35 +121,30 @@ func (ac *AgentContext) Counts() (inProgress, pending, done int) {
 // agentContextFile is where the user's capture for this project is kept: under the git
 // directory of the checkout (<git-dir>/gsd/agent-context/<user>.json, with the project's path in
 // a hash when the project is a subdirectory of the working tree), else under the user's state
-// directory (<state>/agent-context/<hash of the root>/<user>.json). It also returns the git
-// directory ("" without one).
-func (e *Env) agentContextFile() (file, gitDir string, err error) {
+// directory (<state>/agent-context/<hash of the root>/<user>.json). It also returns the
+// repository (zero without one).
+func (e *Env) agentContextFile() (string, identity.Repo, error) {
 	user := e.User.User
 	if user == "" {
-		return "", "", errors.New("no user")
+		return "", identity.Repo{}, errors.New("no user")
 	}
-	_, gitDirSet := e.lookupEnvOr("GIT_DIR")
-	top := ""
-	if fi, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil && fi.IsDir() && !gitDirSet {
-		gitDir, top = filepath.Join(e.Root, ".git"), e.Root // the usual checkout: no discovery needed
-	} else if repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv); err == nil && ok && repo.WorkTree != "" {
-		gitDir, top = repo.GitDir, repo.WorkTree
-	}
-	if gitDir != "" {
+	if repo, ok := e.gitRepo(); ok && repo.WorkTree != "" {
 		name := user + ".json"
-		if top != e.Root && top != e.realRoot() { // (resolved only when it may matter)
-			rel, err := filepath.Rel(top, e.realRoot())
-			if err != nil {
-				rel = e.realRoot()
+		if top := repo.WorkTree; top != e.Root { // (the real root resolved only when it may matter, and once)
+			if real := e.realRoot(); top != real {
+				rel, err := filepath.Rel(top, real)
+				if err != nil {
+					rel = real
+				}
+				name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 			}
-			name = user + "." + shortHash(filepath.ToSlash(rel)) + ".json"
 		}
-		return filepath.Join(gitDir, "gsd", agentContextDir, name), gitDir, nil
+		return filepath.Join(repo.GitDir, "gsd", agentContextDir, name), repo, nil
 	}
 	if e.stateDir == "" {
-		return "", "", errors.New("no place to keep it: the project is not in a git repository and there is no state directory (XDG_STATE_HOME or HOME)")
+		return "", identity.Repo{}, errors.New("no place to keep it: the project is not in a git repository and there is no state directory (XDG_STATE_HOME or HOME)")
 	}
-	return filepath.Join(e.stateDir, agentContextDir, shortHash(e.realRoot()), user+".json"), "", nil
+	return filepath.Join(e.stateDir, agentContextDir, shortHash(e.realRoot()), user+".json"), identity.Repo{}, nil
 }
 
 // realRoot is the project root with its symlinks resolved.
@@ -167,37 +160,24 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// branchOf is the branch checked out in the git directory ("" when detached or unknown).
-func branchOf(gitDir string) string {
-	if gitDir == "" {
+// branchOf is the branch checked out in repo ("" when detached, unknown, or outside git).
+func branchOf(repo identity.Repo) string {
+	if repo.GitDir == "" {
 		return ""
 	}
-	data, err := atomicfile.ReadFile(filepath.Join(gitDir, "HEAD"), 4096)
-	if err != nil {
-		return ""
-	}
-	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/heads/")
-	if !ok {
-		return ""
-	}
-	return ref
+	return identity.HeadBranch(repo)
 }
 
 // readAgentRecord reads the stored record at file: nil when there is none, or when it is not a
 // record of this project (a hand edit, another version, another project's).
 func (e *Env) readAgentRecord(file string) *agentctx.Record {
-	r, _ := e.readAgentRecordInfo(file)
-	return r
+	data, _ := readRecordFile(file)
+	return e.decodeAgentRecord(data)
 }
 
-// readAgentRecordInfo is readAgentRecord, with the file's information (nil when there is no
-// file): a record is replaced whole, so the same file, size and time are the same record.
-func (e *Env) readAgentRecordInfo(file string) (*agentctx.Record, fs.FileInfo) {
-	data, fi := readRecordFile(file)
-	return e.decodeAgentRecord(data), fi
-}
-
-// readRecordFile reads a record file's bytes (nil when there is none) and its information.
+// readRecordFile reads a record file's bytes (nil when there is none) and its information (nil
+// when there is no file): a record is replaced whole, so the same file, size and time are the
+// same record.
 func readRecordFile(file string) ([]byte, fs.FileInfo) {
 	f, fi, err := atomicfile.OpenRegular(file)
 	if err != nil {
@@ -247,22 +227,24 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	if !e.settings.AgentContext || in.Transcript == "" && !in.reinject() {
 		return nil, nil
 	}
-	file, gitDir, err := e.agentContextFile()
+	file, repo, err := e.agentContextFile()
 	if err != nil {
 		return nil, fmt.Errorf("agent context: %w", err)
 	}
 	res := &CaptureResult{File: file}
+	var tinfo fs.FileInfo
 	if in.Transcript != "" {
-		if _, err := os.Stat(in.Transcript); err != nil {
+		if tinfo, err = os.Stat(in.Transcript); err != nil {
 			// No transcript (yet): nothing to capture. (Told before any lock is taken.)
 			return nil, fmt.Errorf("agent context: transcript: %w", err)
 		}
 	}
 	// Most turns' ends find the transcript as the last one left it, and write nothing: that is
-	// told without the lock (the record is replaced whole, atomically), from where it was read.
+	// told without the lock (the record is replaced whole, atomically), from where it was read
+	// and the transcript's stat above.
 	data, info := readRecordFile(file)
-	if w, ok := agentctx.DecodeWhere(data); ok && in.turnEnd() && w.Root == e.Root && w.SessionID == in.SessionID &&
-		agentctx.Unchanged(in.Transcript, w.Cursor) {
+	if w, ok := agentctx.DecodeWhere(data); ok && in.turnEnd() && tinfo != nil && w.Root == e.Root && w.SessionID == in.SessionID &&
+		agentctx.Unchanged(in.Transcript, tinfo, w.Cursor) {
 		return res, nil
 	}
 	old := e.decodeAgentRecord(data)
@@ -300,7 +282,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agent context: transcript: %w", err)
 		}
-		res.Read, res.Skipped = st.Read, st.Skipped
+		res.Read = st.Read
 		if st.Foreign || !same && fold.Empty() && old != nil {
 			return res, nil // a subagent's transcript, or a new session with nothing yet
 		}
@@ -314,7 +296,7 @@ func (a Agents) Capture(in CaptureInput) (*CaptureResult, error) {
 	if !changed && in.turnEnd() {
 		return res, nil
 	}
-	rec.Root, rec.Branch = e.Root, branchOf(gitDir)
+	rec.Root, rec.Branch = e.Root, branchOf(repo)
 	rec.CapturedAt, rec.Event = e.now().UTC().Truncate(time.Second), in.label()
 	rec.Reinject = rec.Reinject || in.reinject()
 	if err := e.writeAgentRecord(file, &rec); err != nil {
@@ -359,21 +341,14 @@ type AgentContextOptions struct {
 // none (or the agentContext setting is off). It never fails: a record it cannot read is none.
 func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 	e := a.e
-	if e.settings == nil || !e.settings.AgentContext {
-		return nil
-	}
-	file, gitDir, err := e.agentContextFile()
-	if err != nil {
-		return nil
-	}
-	rec := e.readAgentRecord(file)
+	rec, file, repo := e.storedAgentRecord()
 	if rec == nil || rec.CapturedAt.IsZero() || rec.Empty() {
 		return nil // (a record that holds only where the transcript was read)
 	}
 	if o.Consume && rec.Reinject {
 		_ = e.clearReinject(file)
 	}
-	return e.agentContextView(rec, file, branchOf(gitDir), o.Resumed)
+	return e.agentContextView(rec, file, branchOf(repo), o.Resumed)
 }
 
 // TakeReinject is the captured context when a capture asked for it to be handed back on the
@@ -381,21 +356,27 @@ func (a Agents) AgentContext(o AgentContextOptions) *AgentContext {
 // is every turn but that one.
 func (a Agents) TakeReinject() *AgentContext {
 	e := a.e
-	if e.settings == nil || !e.settings.AgentContext {
-		return nil
-	}
-	file, gitDir, err := e.agentContextFile()
-	if err != nil {
-		return nil
-	}
-	rec := e.readAgentRecord(file)
+	rec, file, repo := e.storedAgentRecord()
 	if rec == nil || !rec.Reinject {
 		return nil
 	}
 	if err := e.clearReinject(file); err != nil || rec.Empty() {
 		return nil // handed back only once, or not at all
 	}
-	return e.agentContextView(rec, file, branchOf(gitDir), "")
+	return e.agentContextView(rec, file, branchOf(repo), "")
+}
+
+// storedAgentRecord is the user's stored record for this project (nil when the agentContext
+// setting is off, or there is none), the file it is kept in and the repository.
+func (e *Env) storedAgentRecord() (*agentctx.Record, string, identity.Repo) {
+	if e.settings == nil || !e.settings.AgentContext {
+		return nil, "", identity.Repo{}
+	}
+	file, repo, err := e.agentContextFile()
+	if err != nil {
+		return nil, "", identity.Repo{}
+	}
+	return e.readAgentRecord(file), file, repo
 }
 
 // clearReinject takes a record's hand-back request back, under the capture's lock.

@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gsd-tools/gsd/identity"
+	"github.com/gsd-tools/gsd/planfile/atomicfile"
 )
 
 // claudeTranscript is a Claude Code transcript in root: a prompt, a TodoWrite, an Edit.
@@ -112,10 +114,16 @@ func TestCaptureInGitDir(t *testing.T) {
 		t.Errorf("counts %d %d %d", in, pending, done)
 	}
 
-	// The same turn's end again: nothing appended, nothing written.
+	// The same turn's end again: nothing appended, nothing written, told from a stat without
+	// the capture's lock (held here: a capture that waited for it would fail).
+	l, err := atomicfile.LockDir(context.Background(), filepath.Dir(want), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res, err := e.Agents().Capture(CaptureInput{Event: "Stop", SessionID: "s1", Transcript: tr, Cwd: e.Root}); err != nil || res.Written || res.Read != 0 {
 		t.Errorf("nothing appended: %+v, %v", res, err)
 	}
+	l.Unlock()
 	// A compaction with nothing new records when the capture was last current.
 	later := t0.Add(30 * time.Minute)
 	e2 := openAgentProject(t, e.Root, "", &later)

@@ -33,21 +33,27 @@ func (e *Env) hasFetched() bool {
 	if e.git == nil {
 		return false
 	}
-	common := ""
-	_, gitDirSet := e.lookupEnvOr("GIT_DIR")
-	if fi, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil && fi.IsDir() && !gitDirSet {
-		common = filepath.Join(e.Root, ".git") // the usual checkout: no discovery needed
-	} else {
-		repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv)
-		if err != nil || !ok {
-			return false
-		}
-		common = repo.CommonDir
+	repo, ok := e.gitRepo()
+	if !ok {
+		return false
 	}
-	return teamsync.HasFetched(filepath.ToSlash(common), func(p string) bool {
+	return teamsync.HasFetched(filepath.ToSlash(repo.CommonDir), func(p string) bool {
 		_, err := os.Stat(filepath.FromSlash(p))
 		return err == nil
 	}, packedRefsHas)
+}
+
+// gitRepo is the project's git repository as git finds it; ok is false outside one. In the
+// usual checkout (a .git directory at the root, no GIT_DIR) it is told from one stat, without
+// git's discovery.
+func (e *Env) gitRepo() (repo identity.Repo, ok bool) {
+	_, gitDirSet := e.lookupEnvOr("GIT_DIR")
+	if fi, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil && fi.IsDir() && !gitDirSet {
+		dir := filepath.Join(e.Root, ".git")
+		return identity.Repo{GitDir: dir, CommonDir: dir, WorkTree: e.Root}, true
+	}
+	repo, ok, err := identity.FindRepo(e.Root, e.lookupEnv)
+	return repo, err == nil && ok
 }
 
 // packedRefsHas says whether the packed-refs file at p has a line holding s, reading it in

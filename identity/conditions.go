@@ -80,7 +80,7 @@ func (r *configReader) onBranch(pat string) bool {
 		return false
 	}
 	if r.branch == nil {
-		b := headBranch(r.repo)
+		b := HeadBranch(r.repo)
 		r.branch = &b
 	}
 	if *r.branch == "" {
@@ -92,9 +92,9 @@ func (r *configReader) onBranch(pat string) bool {
 	return wildmatch(pat, *r.branch, false)
 }
 
-// headBranch follows the worktree's HEAD through symbolic refs to a
-// branch name, or "".
-func headBranch(repo Repo) string {
+// HeadBranch follows the worktree's HEAD through symbolic refs to a
+// branch name, or "" (detached, or unreadable).
+func HeadBranch(repo Repo) string {
 	ref, path := "HEAD", filepath.Join(repo.GitDir, "HEAD")
 	for range 5 {
 		data, err := readFile(path)

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // Agents whose transcripts Fold reads.
@@ -141,6 +143,16 @@ func (c *Capture) setTodos(todos []Todo, source string) {
 	c.Todos, c.TodoSource = todos, source
 }
 
+// addTodo appends an item of a whole list an agent's tool wrote (TodoWrite, update_plan,
+// write_todos) to todos: when it has a text and a status gsd knows, and the list has room.
+func addTodo(todos []Todo, content, st, activeForm string) []Todo {
+	content, st = rawText(content), status(st)
+	if content == "" || st == "" || len(todos) >= MaxTodos {
+		return todos
+	}
+	return append(todos, Todo{Content: content, Status: st, ActiveForm: rawText(activeForm)})
+}
+
 // pushFront puts s first in list, each item once, keeping at most max. It moves the items
 // in place (a fold calls it for every tool call it reads): the list must be its own.
 func pushFront(list []string, s string, max int) []string {
@@ -190,7 +202,7 @@ func status(s string) string {
 // todoText is an item's text as kept: one line, secrets redacted, at most MaxTodoRunes. It
 // changes nothing in a text it made.
 func todoText(s string) string {
-	return clipRunes(oneLine(redact(stripPrivate(s))), MaxTodoRunes)
+	return textfmt.Clip(oneLine(redact(stripPrivate(s))), MaxTodoRunes)
 }
 
 // rawText is an item's text as read, until the fold ends (finish shapes it): the list an

@@ -31,15 +31,22 @@ import (
 // maxTaskResult bounds the line of a TaskCreate's result (a few hundred bytes).
 const maxTaskResult = 8 << 10
 
+// claudeHead is what gsd decodes of a line besides its message's content.
+type claudeHead struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	Timestamp        string          `json:"timestamp"`
+	IsSidechain      bool            `json:"isSidechain"`
+	IsMeta           bool            `json:"isMeta"`
+	IsCompactSummary bool            `json:"isCompactSummary"`
+	LastPrompt       json.RawMessage `json:"lastPrompt"`
+	Prompt           json.RawMessage `json:"prompt"`
+}
+
 // claudeEntry is what gsd decodes of a line; the content stays raw until its kind is known.
 type claudeEntry struct {
-	Type             string `json:"type"`
-	Subtype          string `json:"subtype"`
-	Timestamp        string `json:"timestamp"`
-	IsSidechain      bool   `json:"isSidechain"`
-	IsMeta           bool   `json:"isMeta"`
-	IsCompactSummary bool   `json:"isCompactSummary"`
-	Message          struct {
+	claudeHead
+	Message struct {
 		// Content is decoded as blocks; a typed prompt, whose content is a string, is
 		// decoded again for its text (claudeDecode).
 		Content []claudeBlock `json:"content"`
@@ -47,8 +54,6 @@ type claudeEntry struct {
 	text          string
 	isText        bool
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
-	LastPrompt    json.RawMessage `json:"lastPrompt"`
-	Prompt        json.RawMessage `json:"prompt"`
 }
 
 type claudeBlock struct {
@@ -106,25 +111,25 @@ func claudeKindOf(line []byte) int {
 	return claudeDecodeIt
 }
 
-// claudeLine folds one line into c, and reports whether it was decoded.
-func claudeLine(c *Capture, line []byte, opt Options) bool {
+// claudeLine folds one line into c.
+func claudeLine(c *Capture, line []byte, opt Options) {
 	switch claudeKindOf(line) {
 	case claudeSkip:
-		return false
+		return
 	case claudeToolCalls:
 		if calls, ok := toolUses(line); ok {
 			for i := range calls {
 				claudeToolUse(c, calls[i].id, calls[i].name, &calls[i], opt)
 			}
-			return true
+			return
 		}
 	}
 	var e claudeEntry
 	if !claudeDecode(line, &e) {
-		return false
+		return
 	}
 	if e.IsSidechain {
-		return true // a subagent's: not the session's
+		return // a subagent's: not the session's
 	}
 	at := timestamp(e.Timestamp)
 	switch e.Type {
@@ -158,20 +163,12 @@ func claudeLine(c *Capture, line []byte, opt Options) bool {
 			c.CompactedAt = at
 		}
 	}
-	return true
 }
 
 // claudeTyped is a user entry whose content is a string: a typed prompt.
 type claudeTyped struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	LastPrompt       json.RawMessage `json:"lastPrompt"`
-	Prompt           json.RawMessage `json:"prompt"`
-	Timestamp        string          `json:"timestamp"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	Message          struct {
+	claudeHead
+	Message struct {
 		Content string `json:"content"`
 	} `json:"message"`
 }
@@ -185,8 +182,7 @@ func claudeDecode(line []byte, e *claudeEntry) bool {
 		// Likely a typed prompt: its content is a string (which the blocks are tried as too).
 		var p claudeTyped
 		if err = json.Unmarshal(line, &p); err == nil {
-			*e = claudeEntry{Type: p.Type, Subtype: p.Subtype, LastPrompt: p.LastPrompt, Prompt: p.Prompt, Timestamp: p.Timestamp,
-				IsSidechain: p.IsSidechain, IsMeta: p.IsMeta, IsCompactSummary: p.IsCompactSummary, text: p.Message.Content, isText: true}
+			*e = claudeEntry{claudeHead: p.claudeHead, text: p.Message.Content, isText: true}
 			return true
 		}
 	}
@@ -266,10 +262,7 @@ func claudeToolUse(c *Capture, id, name string, in toolInput, opt Options) {
 		}
 		todos := make([]Todo, 0, min(len(in.Todos), MaxTodos))
 		for _, t := range in.Todos {
-			st := status(t.Status)
-			if content := rawText(t.Content); content != "" && st != "" && len(todos) < MaxTodos {
-				todos = append(todos, Todo{Content: content, Status: st, ActiveForm: rawText(t.ActiveForm)})
-			}
+			todos = addTodo(todos, t.Content, t.Status, t.ActiveForm)
 		}
 		c.setTodos(todos, SourceTodoWrite)
 	case "TaskCreate":

@@ -31,26 +31,26 @@ type codexPayload struct {
 	Message   json.RawMessage `json:"message"`
 }
 
-// codexLine folds one line into c, and reports whether it was decoded.
-func codexLine(c *Capture, line []byte, opt Options) bool {
+// codexLine folds one line into c.
+func codexLine(c *Capture, line []byte, opt Options) {
 	if !has(line, `"function_call"`) && !has(line, `"custom_tool_call"`) && !has(line, `"user_message"`) &&
 		!has(line, `"compacted"`) && !has(line, `"context_compacted"`) {
-		return false
+		return
 	}
 	var e codexEntry
 	if json.Unmarshal(line, &e) != nil {
-		return false
+		return
 	}
 	at := timestamp(e.Timestamp)
 	if e.Type == "compacted" {
 		if !at.IsZero() {
 			c.CompactedAt = at
 		}
-		return true
+		return
 	}
 	var p codexPayload
 	if json.Unmarshal(e.Payload, &p) != nil {
-		return true
+		return
 	}
 	switch {
 	case e.Type == "event_msg" && p.Type == "user_message":
@@ -69,14 +69,13 @@ func codexLine(c *Capture, line []byte, opt Options) bool {
 		var args string
 		if p.Type == "function_call" {
 			if json.Unmarshal(p.Arguments, &args) != nil {
-				return true
+				return
 			}
 		} else if json.Unmarshal(p.Input, &args) != nil {
-			return true
+			return
 		}
 		codexCall(c, p.Name, p.Type == "custom_tool_call", args, opt)
 	}
-	return true
 }
 
 // codexCall folds a tool call's arguments: update_plan's plan, the files of a patch.
@@ -93,10 +92,7 @@ func codexCall(c *Capture, name string, custom bool, args string, opt Options) {
 		}
 		todos := make([]Todo, 0, min(len(in.Plan), MaxTodos))
 		for _, s := range in.Plan {
-			st := status(s.Status)
-			if content := rawText(s.Step); content != "" && st != "" && len(todos) < MaxTodos {
-				todos = append(todos, Todo{Content: content, Status: st})
-			}
+			todos = addTodo(todos, s.Step, s.Status, "")
 		}
 		c.setTodos(todos, SourceUpdatePlan)
 		return

@@ -18,7 +18,6 @@ type Options struct {
 
 // Result says what a fold met besides what it captured.
 type Result struct {
-	Lines   int // lines decoded
 	Skipped int // lines over MaxLine, skipped without being decoded
 	// Refold: the transcript rewound to a message before the lines folded (Gemini CLI's
 	// $rewindTo), so the capture may hold what was undone: fold the transcript's tail afresh.
@@ -76,17 +75,13 @@ func (f *folder) line(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	var decoded bool
 	switch f.agent {
 	case Claude:
-		decoded = claudeLine(f.c, line, f.opt)
+		claudeLine(f.c, line, f.opt)
 	case Codex:
-		decoded = codexLine(f.c, line, f.opt)
+		codexLine(f.c, line, f.opt)
 	case Gemini:
-		decoded = f.g.line(line, f.opt)
-	}
-	if decoded {
-		f.r.Lines++
+		f.g.line(line, f.opt)
 	}
 }
 

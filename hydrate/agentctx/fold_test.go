@@ -42,10 +42,7 @@ func TestFixtures(t *testing.T) {
 			}
 			got := marshal(t, &c)
 			// Folded from memory, the whole at once, the same.
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := fixture(t, name)
 			var m Capture
 			whole := data[:bytes.LastIndexByte(data, '\n')+1] // (a torn last line is not read)
 			Fold(&m, Detect(path, whole), whole, fixtureOpt)
@@ -67,6 +64,16 @@ func TestFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fixture is the bytes of the fixture called name.
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func marshal(t testing.TB, v any) []byte {

@@ -2,8 +2,6 @@ package agentctx
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,10 +10,7 @@ import (
 // two windows, the capture carried from one to the next, gives what one window gives.
 func FuzzFold(f *testing.F) {
 	for _, name := range fixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := fixture(f, name)
 		agent := Detect(name, nil)
 		f.Add(data, agentIndex(agent), uint16(len(data)/2))
 	}

@@ -53,13 +53,13 @@ type geminiFold struct {
 	refold  bool
 }
 
-func (g *geminiFold) line(line []byte, opt Options) bool {
+func (g *geminiFold) line(line []byte, opt Options) {
 	if !has(line, `"user"`) && !has(line, `"toolCalls"`) && !has(line, `"$rewindTo"`) && !has(line, `"kind"`) {
-		return false
+		return
 	}
 	var r geminiRecord
 	if json.Unmarshal(line, &r) != nil {
-		return false
+		return
 	}
 	if r.Kind == "subagent" {
 		g.foreign = true
@@ -75,7 +75,7 @@ func (g *geminiFold) line(line []byte, opt Options) bool {
 	if r.RewindTo != nil {
 		var id string
 		if json.Unmarshal(r.RewindTo, &id) != nil {
-			return true
+			return
 		}
 		i := len(g.msgs) - 1
 		for i >= 0 && g.msgs[i].id != id {
@@ -88,7 +88,7 @@ func (g *geminiFold) line(line []byte, opt Options) bool {
 			i = 0
 		}
 		g.msgs = g.msgs[:i]
-		return true
+		return
 	}
 	m := geminiMsg{id: r.ID, at: timestamp(r.Timestamp)}
 	switch r.Type {
@@ -105,10 +105,9 @@ func (g *geminiFold) line(line []byte, opt Options) bool {
 			m.call(&call, opt)
 		}
 	default:
-		return true
+		return
 	}
 	g.msgs = append(g.msgs, m)
-	return true
 }
 
 // call folds one tool call of a gemini record.
@@ -133,10 +132,7 @@ func (m *geminiMsg) call(call *geminiCall, opt Options) {
 		}
 		m.todos, m.todosSet = make([]Todo, 0, min(len(in.Todos), MaxTodos)), true
 		for _, t := range in.Todos {
-			st := status(t.Status)
-			if content := rawText(t.Description); content != "" && st != "" && len(m.todos) < MaxTodos {
-				m.todos = append(m.todos, Todo{Content: content, Status: st})
-			}
+			m.todos = addTodo(m.todos, t.Description, t.Status, "")
 		}
 	case "write_file", "replace", "edit":
 		var in struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/gsd-tools/gsd/planfile/atomicfile"
@@ -145,14 +146,10 @@ func Read(path string, c Cursor, lines Lines) (Window, error) {
 	}
 }
 
-// Unchanged reports, from a stat alone, whether the transcript at path is as c left it: the
-// same file, and nothing appended since (the next Read would read nothing).
-func Unchanged(path string, c Cursor) bool {
-	if path == "" || path != c.Path {
-		return false
-	}
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && fileID(fi) == c.ID && fi.Size() == c.Offset
+// Unchanged reports, from the transcript's stat alone (fi, of the file at path), whether it is
+// as c left it: the same file, and nothing appended since (the next Read would read nothing).
+func Unchanged(path string, fi fs.FileInfo, c Cursor) bool {
+	return path != "" && path == c.Path && fi.Mode().IsRegular() && fileID(fi) == c.ID && fi.Size() == c.Offset
 }
 
 // sumBefore hashes the (at most tailSum) bytes before off: "" at the start of the file.

@@ -15,10 +15,7 @@ import (
 // to a message read before).
 func TestIncremental(t *testing.T) {
 	for _, name := range fixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixture(t, name)
 		whole := foldFile(t, name, data)
 		for cut := 0; cut <= len(data); cut++ {
 			if cut > 0 && data[cut-1] != '\n' {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/gsd-tools/gsd/planfile/textfmt"
 )
 
 // SchemaVersion is the version of the stored record's format.
@@ -78,7 +80,7 @@ func (r *Record) bound() {
 	c := &r.Capture
 	// What a capture stored was shaped and redacted then: here only its bounds are checked
 	// again, without the cost of the patterns.
-	c.Prompt = clipRunes(oneLine(c.Prompt), MaxPromptRunes)
+	c.Prompt = textfmt.Clip(oneLine(c.Prompt), MaxPromptRunes)
 	var tools []string
 	for _, t := range c.Tools {
 		if toolName(t) && len(tools) < MaxTools {
@@ -89,7 +91,7 @@ func (r *Record) bound() {
 	var todos []Todo
 	for _, t := range c.Todos {
 		if st := status(t.Status); st != "" && len(todos) < MaxTodos {
-			t := Todo{Content: clipRunes(oneLine(t.Content), MaxTodoRunes), Status: st, ActiveForm: clipRunes(oneLine(t.ActiveForm), MaxTodoRunes),
+			t := Todo{Content: textfmt.Clip(oneLine(t.Content), MaxTodoRunes), Status: st, ActiveForm: textfmt.Clip(oneLine(t.ActiveForm), MaxTodoRunes),
 				ID: t.ID, Call: t.Call, Hidden: t.Hidden}
 			if !digits(t.ID) {
 				t.ID = ""

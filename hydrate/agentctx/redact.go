@@ -112,15 +112,6 @@ func oneLine(s string) string {
 	return b.String()
 }
 
-// clipRunes cuts s to at most n runes, ending it with "…" when cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
 // shapePrompt is a prompt as kept: private parts removed, secrets redacted, one line, and at most
 // MaxPromptRunes: its start and its end, where a request usually says what it wants.
 func shapePrompt(s string) string {

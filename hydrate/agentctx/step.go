@@ -5,7 +5,6 @@ package agentctx
 type Step struct {
 	Window
 	Agent   string
-	Skipped int  // lines over MaxLine, skipped undecoded
 	Foreign bool // a subagent's transcript: the capture was left as it was
 }
 
@@ -27,7 +26,7 @@ func Advance(c *Capture, path string, cur Cursor, opt Options) (Step, error) {
 		}
 		s.Read += read
 	}
-	s.Skipped, s.Foreign = r.Skipped, r.Foreign
+	s.Foreign = r.Foreign
 	if !r.Foreign {
 		*c = fold
 	}

@@ -3,8 +3,6 @@ package agentctx
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -49,10 +47,7 @@ func sameAsDecoded(t *testing.T, line []byte) {
 func TestToolUsesOracle(t *testing.T) {
 	read := 0
 	for _, name := range fixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixture(t, name)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			if _, ok := toolUses(line); ok {
 				read++

@@ -33,22 +33,22 @@ func main() {
 	big := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 400<<10/24)
 	for turn := int(have / 1000); have < size; turn++ {
 		var lines []any
-		env := func(typ string) envelope {
+		// env is the next entry's members before its message, and its uuid and time.
+		env := func() (envelope, string, string) {
 			t = t.Add(time.Second)
 			return envelope{ParentUUID: fmt.Sprintf("u%d-%d", turn, len(lines)), UserType: "external", Cwd: root,
-				SessionID: "5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30", Version: "2.0.31", GitBranch: "main", Type: typ,
-				UUID: fmt.Sprintf("u%d-%d", turn, len(lines)+1), Timestamp: t.Format(time.RFC3339Nano)}
+					SessionID: "5f0c1e9a-7b3d-4d2e-9a61-2c8f4e7b1d30", Version: "2.0.31", GitBranch: "main"},
+				fmt.Sprintf("u%d-%d", turn, len(lines)+1), t.Format(time.RFC3339Nano)
 		}
 		user := func(content any) {
-			e := env("user")
-			lines = append(lines, userEntry{e.ParentUUID, e.IsSidechain, e.UserType, e.Cwd, e.SessionID, e.Version, e.GitBranch, e.Type,
-				userMessage{"user", content}, e.UUID, e.Timestamp})
+			e, uuid, at := env()
+			lines = append(lines, userEntry{e, "user", userMessage{"user", content}, uuid, at})
 		}
 		assistant := func(block any) {
-			e := env("assistant")
-			lines = append(lines, assistantEntry{e.ParentUUID, e.IsSidechain, e.UserType, e.Cwd, e.SessionID, e.Version, e.GitBranch,
+			e, uuid, at := env()
+			lines = append(lines, assistantEntry{e,
 				assistantMessage{"claude-sonnet-4-5-20250929", fmt.Sprintf("msg_%d_%d", turn, len(lines)), "message", "assistant",
-					[]any{block}, nil, nil, usage{3, 1200, 54000, 9}}, fmt.Sprintf("req_%d_%d", turn, len(lines)), e.Type, e.UUID, e.Timestamp})
+					[]any{block}, nil, nil, usage{3, 1200, 54000, 9}}, fmt.Sprintf("req_%d_%d", turn, len(lines)), "assistant", uuid, at})
 		}
 		tool := func(name string, input any, result string) {
 			id := fmt.Sprintf("toolu_%d_%s", turn, name)
@@ -94,7 +94,8 @@ func main() {
 	check(f.Close())
 }
 
-// The entries, with their members in the order Claude Code writes them.
+// The entries, with their members in the order Claude Code writes them (an embedded struct's
+// members are written where it stands).
 type envelope struct {
 	ParentUUID  string `json:"parentUuid"`
 	IsSidechain bool   `json:"isSidechain"`
@@ -103,23 +104,14 @@ type envelope struct {
 	SessionID   string `json:"sessionId"`
 	Version     string `json:"version"`
 	GitBranch   string `json:"gitBranch"`
-	Type        string `json:"type"`
-	UUID        string `json:"uuid"`
-	Timestamp   string `json:"timestamp"`
 }
 
 type userEntry struct {
-	ParentUUID  string      `json:"parentUuid"`
-	IsSidechain bool        `json:"isSidechain"`
-	UserType    string      `json:"userType"`
-	Cwd         string      `json:"cwd"`
-	SessionID   string      `json:"sessionId"`
-	Version     string      `json:"version"`
-	GitBranch   string      `json:"gitBranch"`
-	Type        string      `json:"type"`
-	Message     userMessage `json:"message"`
-	UUID        string      `json:"uuid"`
-	Timestamp   string      `json:"timestamp"`
+	envelope
+	Type      string      `json:"type"`
+	Message   userMessage `json:"message"`
+	UUID      string      `json:"uuid"`
+	Timestamp string      `json:"timestamp"`
 }
 
 type userMessage struct {
@@ -128,18 +120,12 @@ type userMessage struct {
 }
 
 type assistantEntry struct {
-	ParentUUID  string           `json:"parentUuid"`
-	IsSidechain bool             `json:"isSidechain"`
-	UserType    string           `json:"userType"`
-	Cwd         string           `json:"cwd"`
-	SessionID   string           `json:"sessionId"`
-	Version     string           `json:"version"`
-	GitBranch   string           `json:"gitBranch"`
-	Message     assistantMessage `json:"message"`
-	RequestID   string           `json:"requestId"`
-	Type        string           `json:"type"`
-	UUID        string           `json:"uuid"`
-	Timestamp   string           `json:"timestamp"`
+	envelope
+	Message   assistantMessage `json:"message"`
+	RequestID string           `json:"requestId"`
+	Type      string           `json:"type"`
+	UUID      string           `json:"uuid"`
+	Timestamp string           `json:"timestamp"`
 }
 
 type assistantMessage struct {
